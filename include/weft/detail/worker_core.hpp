@@ -1,0 +1,72 @@
+// The part of a worker that inline code (spawn and join) touches: its task stack and its
+// owner-written counters, reached through a thread-local pointer. Everything else about a
+// worker (victim selection, idling, helping) lives in src/core/worker.*.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "weft/detail/task_stack.hpp"
+
+namespace weft::detail {
+
+// A counter written by one thread and read by any: relaxed load and store, no RMW.
+class Counter {
+ public:
+  void bump() noexcept { add(1); }
+  void add(std::uint64_t n) noexcept {
+    value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  std::uint64_t get() const noexcept { return value_.load(std::memory_order_relaxed); }
+  void reset() noexcept { value_.store(0, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<std::uint64_t> value_{0};
+};
+
+struct alignas(kFalseSharingRange) WorkerCore {
+  TaskStack stack;
+  // Owner-written, away from thief-written lines. Only `spawns` is on the fast path; the
+  // inline joins are derived (every pushed task is joined once, inline or stolen).
+  alignas(kFalseSharingRange) Counter spawns;  // pushed tasks plus overflow_spawns
+  Counter overflow_spawns;
+  Counter stolen_joins;
+  std::int32_t id = 0;
+  const void* pool = nullptr;  // the runtime this worker belongs to (for nested run())
+};
+
+// Stands in for a worker on threads outside any runtime: its task stack has no slots, so
+// every spawn runs at once (serial elision), and a join of a pushed task there fails the
+// LIFO check. Never written: spawn counts nothing on it (note_overflow_spawn).
+extern WorkerCore g_serial_worker;
+
+// The worker running on this thread, or &g_serial_worker. Never null, so spawn and join need
+// no test for it. `__thread` rather than `thread_local`: a constant-initialised pointer
+// needs no TLS init wrapper call. The TLS model: initial-exec works in any code, including
+// shared libraries; local-exec saves a register and an instruction per access but only links
+// into an executable that contains weft itself. The CMake package defines
+// WEFT_TLS_LOCAL_EXEC for executables that link the static weft library, and nothing else.
+#if defined(WEFT_TLS_LOCAL_EXEC)
+#define WEFT_TLS_MODEL "local-exec"
+#else
+#define WEFT_TLS_MODEL "initial-exec"
+#endif
+extern __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL)));
+
+inline WorkerCore* current_worker() noexcept { return tls_worker; }
+inline bool on_worker() noexcept { return tls_worker != &g_serial_worker; }
+
+inline void note_overflow_spawn(WorkerCore* w) noexcept {
+  if (w != &g_serial_worker) {
+    w->spawns.bump();
+    w->overflow_spawns.bump();
+  }
+}
+
+// Out of line, off the fast path: waits for a stolen task to finish, helping meanwhile
+// (leapfrogging, then bounded stealing), then frees the slot. Returns the outcome; the
+// result or exception is left in the slot for the caller to take.
+Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept;
+
+
+}  // namespace weft::detail

@@ -1,0 +1,41 @@
+// Per-worker counters, always on and cheap: each is written only by its own worker (a
+// relaxed load and store, no read-modify-write) and summed on demand by Runtime::stats().
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+struct WorkerStats {
+  std::uint64_t spawns = 0;          // spawn calls made on this worker
+  std::uint64_t inline_joins = 0;    // joins that popped their task and ran it here
+  std::uint64_t overflow_spawns = 0; // spawns run at once because the task stack was full
+  std::uint64_t stolen_joins = 0;    // joins that found their task taken by a thief
+  std::uint64_t steal_attempts = 0;  // claims tried on a victim (port taken or not)
+  std::uint64_t steals = 0;          // successful claims
+  std::uint64_t tasks_stolen = 0;    // tasks taken by those claims
+  std::uint64_t failed_steals = 0;   // attempts that got nothing
+  std::uint64_t leapfrogs = 0;       // successful steals from the thief of an awaited task
+  std::uint64_t parks = 0;           // times this worker went to sleep
+
+  double tasks_per_steal() const noexcept {
+    return steals == 0 ? 0.0 : static_cast<double>(tasks_stolen) / static_cast<double>(steals);
+  }
+  WorkerStats& operator+=(const WorkerStats& o) noexcept;
+};
+
+struct Stats {
+  WorkerStats total;
+  std::vector<WorkerStats> per_worker;
+  // A human-readable table: one row per worker and the total.
+  std::string table() const;
+  // One JSON object with "total" and "workers".
+  std::string json() const;
+};
+
+std::ostream& operator<<(std::ostream& os, const Stats& s);
+
+}  // namespace weft

@@ -1,0 +1,18 @@
+// weft: lazy task creation with flexible work stealing. Include this one header.
+//
+//   weft::Runtime rt{weft::Config::from_env()};
+//   int r = rt.run([] { return fib(40); });
+//
+//   int fib(int n) {
+//     if (n < 2) return n;
+//     auto a = weft::spawn([n] { return fib(n - 1); });
+//     int b = fib(n - 2);
+//     return a.join() + b;
+//   }
+#pragma once
+
+#include "weft/config.hpp"
+#include "weft/future.hpp"
+#include "weft/invoke.hpp"
+#include "weft/runtime.hpp"
+#include "weft/stats.hpp"

@@ -1,0 +1,111 @@
+// Config: defaults, validation, and strict parsing of the WEFT_* environment variables.
+#include <charconv>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "weft/config.hpp"
+
+namespace weft {
+namespace {
+
+// Beyond this many workers something is surely a typo (and each reserves a thread stack).
+constexpr unsigned kMaxWorkers = 4096;
+// A task stack needs room for at least a couple of nested spawns to be useful at all.
+constexpr std::size_t kMinTaskSlots = 2;
+constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
+// Below this, the runtime's own frames plus a few levels of user code would overflow.
+constexpr std::size_t kMinWorkerStack = std::size_t{64} << 10;
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return (v != nullptr && *v != '\0') ? v : nullptr;
+}
+
+ConfigError bad(std::string_view name, std::string_view value, std::string_view allowed) {
+  return ConfigError(std::string(name) + "=\"" + std::string(value) + "\": expected " +
+                     std::string(allowed));
+}
+
+std::uint64_t parse_unsigned(std::string_view name, std::string_view value, std::uint64_t lo,
+                             std::uint64_t hi, std::string_view allowed) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v < lo || v > hi) {
+    throw bad(name, value, allowed);
+  }
+  return v;
+}
+
+std::size_t parse_bytes(std::string_view name, std::string_view value) {
+  const std::string_view allowed = "a size in bytes, optionally with a K, M or G suffix (e.g. 64M)";
+  if (value.empty()) throw bad(name, value, allowed);
+  std::uint64_t scale = 1;
+  std::string_view digits = value;
+  switch (value.back()) {
+    case 'K': case 'k': scale = std::uint64_t{1} << 10; break;
+    case 'M': case 'm': scale = std::uint64_t{1} << 20; break;
+    case 'G': case 'g': scale = std::uint64_t{1} << 30; break;
+    default: break;
+  }
+  if (scale != 1) digits.remove_suffix(1);
+  const std::uint64_t n = parse_unsigned(name, digits.empty() ? value : digits, 1,
+                                         (std::uint64_t{1} << 40) / scale, allowed);
+  return static_cast<std::size_t>(n * scale);
+}
+
+bool parse_bool(std::string_view name, std::string_view value) {
+  if (value == "1" || value == "true" || value == "yes" || value == "on") return true;
+  if (value == "0" || value == "false" || value == "no" || value == "off") return false;
+  throw bad(name, value, "one of 1, 0, true, false, yes, no, on, off");
+}
+
+}  // namespace
+
+Config Config::from_env() {
+  Config c;
+  if (const char* v = env("WEFT_WORKERS")) {
+    c.workers = static_cast<unsigned>(parse_unsigned("WEFT_WORKERS", v, 1, kMaxWorkers,
+                                                     "a worker count from 1 to 4096"));
+  }
+  if (const char* v = env("WEFT_STEAL")) c.steal = StealPolicy::parse(v, "WEFT_STEAL");
+  if (const char* v = env("WEFT_SEED")) {
+    c.seed = parse_unsigned("WEFT_SEED", v, 0, UINT64_MAX, "an unsigned 64-bit integer");
+  }
+  if (const char* v = env("WEFT_PIN")) c.pin = parse_bool("WEFT_PIN", v);
+  if (const char* v = env("WEFT_TASK_SLOTS")) {
+    c.task_slots = static_cast<std::size_t>(parse_unsigned(
+        "WEFT_TASK_SLOTS", v, kMinTaskSlots, kMaxTaskSlots, "a slot count from 2 to 67108864"));
+  }
+  if (const char* v = env("WEFT_STACK_SIZE")) c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v);
+  c.validate();
+  return c;
+}
+
+void Config::validate() const {
+  if (workers > kMaxWorkers) {
+    throw ConfigError("Config::workers=" + std::to_string(workers) +
+                      ": expected 0 (all hardware threads) or a count up to 4096");
+  }
+  if (task_slots < kMinTaskSlots || task_slots > kMaxTaskSlots) {
+    throw ConfigError("Config::task_slots=" + std::to_string(task_slots) +
+                      ": expected a slot count from 2 to 67108864");
+  }
+  if (worker_stack_bytes < kMinWorkerStack) {
+    throw ConfigError("Config::worker_stack_bytes=" + std::to_string(worker_stack_bytes) +
+                      ": expected at least 65536");
+  }
+  if (!(help_stack_fraction >= 0.0 && help_stack_fraction <= 0.9)) {
+    throw ConfigError("Config::help_stack_fraction=" + std::to_string(help_stack_fraction) +
+                      ": expected a fraction from 0 to 0.9");
+  }
+}
+
+unsigned Config::resolved_workers() const noexcept {
+  if (workers != 0) return workers;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
+}  // namespace weft

@@ -1,0 +1,61 @@
+// The pool behind a Runtime: its workers, the queue of root jobs from run(), and the word
+// idle workers sleep on. Invariants of the sleep/wake protocol are in pool.cpp.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/worker.hpp"
+#include "weft/config.hpp"
+#include "weft/runtime.hpp"
+
+namespace weft::detail {
+
+class Pool {
+ public:
+  explicit Pool(const Config& config);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  const Config& config() const noexcept { return config_; }
+  const StealPolicy& policy() const noexcept { return config_.steal; }
+  unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+  Worker& worker(unsigned i) noexcept { return *workers_[i]; }
+  const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
+
+  // Runtime::run from a thread outside this pool: queue the job, wake the workers, wait.
+  void submit_and_wait(RootJob& job);
+  // A worker's look at the root queue: the next job, or nullptr.
+  RootJob* take_root() noexcept;
+  // A worker finished a root job.
+  void finish_root(RootJob& job) noexcept;
+
+  bool shutting_down() const noexcept { return shutdown_.load(std::memory_order_acquire); }
+  // Sleeps until work may be there: a bounded nap while a run is active, otherwise until
+  // run() or shutdown. Returns at once if a root job or shutdown is already pending.
+  void sleep(Worker& w, std::chrono::microseconds nap) noexcept;
+  // Wakes one sleeper, if any: called where stealable work just appeared off the owner's
+  // fast path (a thief that left work behind or pushed stolen tasks).
+  void notify_work() noexcept;
+
+ private:
+  Config config_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+
+  std::mutex roots_mutex_;
+  std::deque<RootJob*> roots_;  // guarded by roots_mutex_
+
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> wake_word_{0};
+  std::atomic<std::int32_t> sleepers_{0};
+  std::atomic<std::int32_t> pending_roots_{0};
+  std::atomic<std::int32_t> active_runs_{0};
+  std::atomic<bool> shutdown_{false};
+};
+
+}  // namespace weft::detail

@@ -1,0 +1,32 @@
+// Runtime: the public face of a Pool.
+#include "weft/runtime.hpp"
+
+#include "core/pool.hpp"
+
+namespace weft {
+
+Runtime::Runtime(Config config) : pool_(std::make_unique<detail::Pool>(config)) {}
+
+Runtime::~Runtime() = default;
+
+void Runtime::submit_and_wait(detail::RootJob& job) { pool_->submit_and_wait(job); }
+
+unsigned Runtime::workers() const noexcept { return pool_->size(); }
+
+const Config& Runtime::config() const noexcept { return pool_->config(); }
+
+Stats Runtime::stats() const {
+  Stats s;
+  s.per_worker.reserve(pool_->size());
+  for (unsigned i = 0; i < pool_->size(); ++i) {
+    s.per_worker.push_back(pool_->worker(i).snapshot());
+    s.total += s.per_worker.back();
+  }
+  return s;
+}
+
+void Runtime::reset_stats() {
+  for (unsigned i = 0; i < pool_->size(); ++i) pool_->worker(i).reset_counters();
+}
+
+}  // namespace weft

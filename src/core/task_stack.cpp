@@ -1,0 +1,122 @@
+// The off-fast-path half of the task stack protocol: claims by thieves, the owner's conflict
+// path and the reset after a stolen task returned. The states, invariants (I1-I4) and the
+// barrier pairing are at the top of include/weft/detail/task_stack.hpp.
+#include "weft/detail/task_stack.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "platform/cpu.hpp"
+#include "weft/config.hpp"
+
+namespace weft::detail {
+
+namespace {
+// A claim that crossed the owner's top is retried at most this many more times, with the
+// amount the policy gives for what is left. The owner is popping right then, so a retry can
+// race it again; the bound keeps the thief's hold on the port short (the owner may be
+// spinning on it), and each retry costs one more heavy barrier.
+constexpr int kClaimRetries = 2;
+}  // namespace
+
+void StealPort::lock() noexcept {
+  while (!try_lock()) platform::cpu_relax();
+}
+
+TaskStack::~TaskStack() { ::operator delete[](slots_, std::align_val_t{kSlotBytes}); }
+
+void TaskStack::init(Index capacity) {
+  slots_ = static_cast<Slot*>(::operator new[](static_cast<std::size_t>(capacity) * sizeof(Slot),
+                                               std::align_val_t{kSlotBytes}));
+  for (Index i = 0; i < capacity; ++i) ::new (static_cast<void*>(slots_ + i)) Slot{};
+  end_ = slots_ + capacity;
+  tail_.store(slots_, std::memory_order_relaxed);
+  head_.store(slots_, std::memory_order_relaxed);
+}
+
+bool TaskStack::pop_contended(Slot* t) noexcept {
+  // We stored T = t and then saw H > t: a thief claimed slot t, or is deciding whether it
+  // may (its claim crossed our store, I3). The port serialises us with that decision.
+  port_.lock();
+  const Slot* h = head_.load(std::memory_order_relaxed);  // stable: only port holders write H
+  if (h <= t) {  // the thief backed off
+    port_.unlock();
+    return true;
+  }
+  // Slot t was claimed, so H == t + 1 (a claim never passes the T its thief re-read, I1).
+  // Keep the slot occupied while it runs elsewhere: T = H = t + 1, nothing available (I4).
+  tail_.store(t + 1, std::memory_order_relaxed);
+  port_.unlock();
+  return false;
+}
+
+void TaskStack::release_stolen(Slot* s) noexcept {
+  s->state.store(static_cast<std::uint32_t>(Outcome::kPending), std::memory_order_relaxed);
+  // Under the port: a thief holding it must not see H and T lowered one at a time, or it
+  // could claim from a stale H and overwrite our reset (I3, I4).
+  port_.lock();
+  head_.store(s, std::memory_order_relaxed);
+  tail_.store(s, std::memory_order_relaxed);
+  port_.unlock();
+}
+
+Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
+                       StealFailure* why) noexcept {
+  auto fail = [why](StealFailure reason) {
+    if (why != nullptr) *why = reason;
+    return Claim{};
+  };
+  if (available() == 0) return fail(StealFailure::kEmpty);  // cheap look before the port
+  if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
+
+  Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
+  StealFailure reason = StealFailure::kEmpty;
+  for (int attempt = 0; attempt <= kClaimRetries; ++attempt) {
+    // acquire: pairs with the owner's release in publish(); the slots below T are written.
+    const Index n = tail_.load(std::memory_order_acquire) - h;
+    if (n <= 0) {
+      reason = attempt == 0 ? StealFailure::kEmpty : StealFailure::kLostRace;
+      break;
+    }
+    const Index k = policy.amount(StealView{n});
+    if (k <= 0 || k > n) {
+      reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
+      break;
+    }
+    head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
+    thief_store_load_barrier();
+    // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
+    if (h + k <= tail_.load(std::memory_order_acquire)) {
+      for (Slot* c = h; c < h + k; ++c) c->thief.store(thief_id, std::memory_order_relaxed);
+      port_.unlock();
+      if (why != nullptr) *why = StealFailure::kNone;
+      return Claim{h, k};
+    }
+    head_.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
+    reason = StealFailure::kLostRace;
+  }
+  port_.unlock();
+  return fail(reason);
+}
+
+void TaskStack::lifo_violation(const Slot* expected) const noexcept {
+  const Index top = size() - 1;
+  const bool ours = expected >= slots_ && expected < end_;
+  if (ours) {
+    std::fprintf(stderr,
+                 "weft: Future::join out of LIFO order: joining the task in slot %lld while the "
+                 "newest unjoined task on this worker is in slot %lld. Join futures in the "
+                 "reverse order of their spawns (e.g. `auto b = fb.join(); auto a = fa.join();`)"
+                 " or use weft::invoke / weft::scope.\n",
+                 static_cast<long long>(expected - slots_), static_cast<long long>(top));
+  } else {
+    std::fprintf(stderr,
+                 "weft: Future::join on a thread or worker that did not spawn the task: a "
+                 "Future must be joined by the task that spawned it (do not pass futures to "
+                 "other tasks or threads).\n");
+  }
+  std::abort();
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,204 @@
+// The worker's scheduling loop, multi-task steals, and the join of a stolen task.
+//
+// Join and its bound (docs/ARCHITECTURE.md has the argument in full). A worker whose join
+// finds its task stolen never sleeps: it polls the slot and meanwhile helps, first by
+// stealing from the worker that took its task (leapfrogging: that worker's stack holds the
+// task's descendants), then from random victims. Helping nests: a helped task may itself
+// wait and help. Every help starts only while the worker's stack use is below
+// help_limit_bytes_, and a task started then uses at most what its serial execution would,
+// so a worker's stack never exceeds help_limit_bytes_ + S_task, where S_task is the stack
+// one task needs run serially. Beyond the limit the worker only spins and yields; the
+// awaited task is running on another worker, so this cannot deadlock (a waiting frame always
+// waits on a task started later than itself, and start times cannot form a cycle).
+#include "core/worker.hpp"
+
+#include <sched.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/pool.hpp"
+
+namespace weft::detail {
+
+WorkerCore g_serial_worker;
+__thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
+
+namespace {
+
+// A stolen task re-pushed on the thief's own stack so that other thieves may steal it again
+// ("the threads can be restolen"). Running it runs the original task in the victim's slot.
+struct ProxyTask {
+  Slot* target;
+  void operator()() const noexcept { run_stolen(target); }
+};
+static_assert(kFitsInSlot<ProxyTask>);
+
+}  // namespace
+
+void run_stolen(Slot* s) noexcept {
+  const Outcome outcome = s->exec(s);
+  // release: the result constructed in the slot happens-before the owner's acquire load.
+  s->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_release);
+}
+
+Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept {
+  w->stolen_joins.bump();
+  return static_cast<Worker*>(w)->wait_for_stolen(s);
+}
+
+Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
+    : pool_(pool),
+      rng_(config.seed ^ platform::Rng::mix(static_cast<std::uint64_t>(worker_id))),
+      stack_bytes_(config.worker_stack_bytes),
+      help_limit_bytes_(static_cast<std::size_t>(static_cast<double>(config.worker_stack_bytes) *
+                                                 config.help_stack_fraction)) {
+  id = worker_id;
+  this->pool = &pool;
+  stack.init(static_cast<Index>(config.task_slots));
+}
+
+void Worker::start(int cpu) {
+  thread_.start(stack_bytes_, cpu, [this] { main_loop(); });
+}
+
+void Worker::main_loop() noexcept {
+  tls_worker = this;
+  stack_base_ = platform::stack_pointer();
+  IdleBackoff backoff(pool_.size());
+  while (!pool_.shutting_down()) {
+    if (RootJob* job = pool_.take_root()) {
+      job->execute();
+      pool_.finish_root(*job);
+      backoff.reset();
+      continue;
+    }
+    if (steal_random()) {
+      backoff.reset();
+      continue;
+    }
+    idle(backoff);
+  }
+  tls_worker = &g_serial_worker;
+}
+
+void Worker::idle(IdleBackoff& backoff) noexcept {
+  switch (backoff.failed()) {
+    case IdleStep::kSpin:
+      platform::cpu_relax();
+      break;
+    case IdleStep::kYield:
+      sched_yield();
+      break;
+    case IdleStep::kSleep:
+      parks.bump();
+      pool_.sleep(*this, backoff.next_nap());
+      break;
+  }
+}
+
+bool Worker::steal_random() noexcept {
+  const unsigned p = pool_.size();
+  if (p < 2) return false;
+  unsigned victim = rng_.below(p - 1);
+  if (victim >= static_cast<unsigned>(id)) ++victim;  // uniform over the others
+  return steal_from(pool_.worker(victim));
+}
+
+bool Worker::steal_from(Worker& victim) noexcept {
+  steal_attempts.bump();
+  const Claim claim = victim.stack.steal(pool_.policy(), id);
+  if (!claim) {
+    failed_steals.bump();
+    return false;
+  }
+  steals.bump();
+  tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
+  // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
+  if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
+  run_claim(claim);
+  return true;
+}
+
+void Worker::run_claim(Claim claim) noexcept {
+  Slot* const first = claim.first;
+  const Index k = claim.count;
+  // Re-push all but the newest claimed task, oldest first, so the oldest (in a recursive
+  // program, the largest) sit at the bottom of our stack where other thieves take first.
+  Index base = 0;
+  Index pushed = 0;
+  for (Index i = 0; i + 1 < k; ++i) {
+    Slot* s = stack.top();
+    if (stack.full(s)) break;  // our stack is full: run the rest directly below
+    if (i == 0) base = stack.index_of(s);
+    ::new (static_cast<void*>(s->storage)) ProxyTask{first + i};
+    s->exec = &exec_closure<ProxyTask, void>;
+    stack.publish(s);
+    ++pushed;
+  }
+  // Newest first, as the victim would have run them.
+  for (Index i = k - 1; i >= pushed; --i) run_stolen(first + i);
+  for (Index i = pushed - 1; i >= 0; --i) {
+    Slot* proxy = stack.slot_at(base + i);
+    if (stack.pop(proxy)) {
+      proxy->as<ProxyTask>()->operator()();
+    } else {
+      // Another thief took the proxy: its outcome is always a value (proxies never throw).
+      (void)wait_for_stolen(proxy);
+      proxy->as<Unit>()->~Unit();
+      stack.release_stolen(proxy);
+    }
+  }
+}
+
+Outcome Worker::wait_for_stolen(Slot* s) noexcept {
+  const std::int32_t thief = s->thief.load(std::memory_order_relaxed);
+  unsigned rounds = 0;
+  for (;;) {
+    // acquire: pairs with run_stolen's release; the result in the slot is then visible.
+    const std::uint32_t state = s->state.load(std::memory_order_acquire);
+    if (state != static_cast<std::uint32_t>(Outcome::kPending)) return static_cast<Outcome>(state);
+    if (may_help()) {
+      if (thief >= 0 && thief != id && steal_from(pool_.worker(static_cast<unsigned>(thief)))) {
+        leapfrogs.bump();
+        rounds = 0;
+        continue;
+      }
+      if (steal_random()) {
+        rounds = 0;
+        continue;
+      }
+    }
+    if (++rounds < kJoinSpinRounds) {
+      platform::cpu_relax();
+    } else {
+      sched_yield();
+    }
+  }
+}
+
+WorkerStats Worker::snapshot() const noexcept {
+  WorkerStats s;
+  s.spawns = spawns.get();
+  s.overflow_spawns = overflow_spawns.get();
+  s.stolen_joins = stolen_joins.get();
+  // Every pushed task is joined exactly once, inline or stolen; exact once run() returned.
+  const std::uint64_t pushed = s.spawns - s.overflow_spawns;
+  s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
+  s.steal_attempts = steal_attempts.get();
+  s.steals = steals.get();
+  s.tasks_stolen = tasks_stolen.get();
+  s.failed_steals = failed_steals.get();
+  s.leapfrogs = leapfrogs.get();
+  s.parks = parks.get();
+  return s;
+}
+
+void Worker::reset_counters() noexcept {
+  for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts,
+                     &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks}) {
+    c->reset();
+  }
+}
+
+}  // namespace weft::detail

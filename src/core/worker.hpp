@@ -1,0 +1,62 @@
+// A worker: a thread with a task stack that runs its own tasks, steals when it has none,
+// helps while it waits for a stolen task, and sleeps when there is nothing to do.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/idle_backoff.hpp"
+#include "platform/cpu.hpp"
+#include "platform/native_thread.hpp"
+#include "weft/config.hpp"
+#include "weft/detail/worker_core.hpp"
+#include "weft/stats.hpp"
+
+namespace weft::detail {
+
+class Pool;
+
+class Worker final : public WorkerCore {
+ public:
+  Worker(Pool& pool, std::int32_t id, const Config& config);
+
+  void start(int cpu);
+  void join_thread() { thread_.join(); }
+
+  // The join of a stolen task: see docs/ARCHITECTURE.md, "Join and its bound".
+  Outcome wait_for_stolen(Slot* s) noexcept;
+
+  WorkerStats snapshot() const noexcept;
+  void reset_counters() noexcept;
+
+  // Thief-side counters, written by this worker only.
+  Counter steal_attempts;
+  Counter steals;
+  Counter tasks_stolen;
+  Counter failed_steals;
+  Counter leapfrogs;
+  Counter parks;
+
+ private:
+  void main_loop() noexcept;
+  bool steal_random() noexcept;
+  bool steal_from(Worker& victim) noexcept;
+  void run_claim(Claim claim) noexcept;
+  void idle(IdleBackoff& backoff) noexcept;
+  // True while this worker's stack use is below the helping limit.
+  bool may_help() const noexcept {
+    return static_cast<std::size_t>(stack_base_ - platform::stack_pointer()) < help_limit_bytes_;
+  }
+
+  Pool& pool_;
+  platform::Rng rng_;
+  std::size_t stack_bytes_;
+  std::size_t help_limit_bytes_;
+  const char* stack_base_ = nullptr;
+  platform::NativeThread thread_;
+};
+
+// Runs a claimed slot's closure and publishes its outcome to the waiting owner.
+void run_stolen(Slot* s) noexcept;
+
+}  // namespace weft::detail

@@ -1,0 +1,40 @@
+#include "platform/native_thread.hpp"
+
+#include <sched.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace weft::platform {
+
+NativeThread::~NativeThread() { join(); }
+
+void NativeThread::start(std::size_t stack_bytes, int cpu, std::function<void()> body) {
+  body_ = std::move(body);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  int rc = pthread_attr_setstacksize(&attr, stack_bytes);
+  if (rc == 0 && cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+  }
+  if (rc == 0) rc = pthread_create(&handle_, &attr, &NativeThread::trampoline, this);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) throw std::system_error(rc, std::generic_category(), "weft: starting a worker thread");
+  running_ = true;
+}
+
+void NativeThread::join() {
+  if (!running_) return;
+  pthread_join(handle_, nullptr);
+  running_ = false;
+}
+
+void* NativeThread::trampoline(void* self) {
+  static_cast<NativeThread*>(self)->body_();
+  return nullptr;
+}
+
+}  // namespace weft::platform
