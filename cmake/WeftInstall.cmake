@@ -17,4 +17,13 @@ install(FILES ${PROJECT_BINARY_DIR}/weftConfig.cmake ${PROJECT_BINARY_DIR}/weftC
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
 
 configure_file(cmake/weft.pc.in ${PROJECT_BINARY_DIR}/weft.pc @ONLY)
+# `cmake --install --prefix DIR` picks the prefix after configure time (and an installed tree
+# may be moved), so the installed weft.pc finds its prefix relative to its own directory
+# (${pcfiledir}), as the CMake package does; the prefix configured above could be stale.
+file(RELATIVE_PATH weft_pc_up "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")  # "../../"
+string(REGEX REPLACE "/$" "" weft_pc_up "${weft_pc_up}")
+file(READ ${PROJECT_BINARY_DIR}/weft.pc weft_pc_text)
+string(REGEX REPLACE "^prefix=[^\n]*" "prefix=\${pcfiledir}/${weft_pc_up}" weft_pc_text
+       "${weft_pc_text}")
+file(WRITE ${PROJECT_BINARY_DIR}/weft.pc "${weft_pc_text}")
 install(FILES ${PROJECT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

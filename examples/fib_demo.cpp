@@ -1,13 +1,206 @@
+// weft-fib-demo: Fibonacci on every steal policy and worker count, side by side with the
+// plain serial recursion. Every run is checked against the serial result.
+//
+//   weft-fib-demo [--n N] [--workers 1,2] [--steal one,fixed:2,fixed:20,half] [--repeat R]
+//                 [--json FILE]
+//
+// Runs are alternated (serial, then every configuration, R times over) and medians reported,
+// so a noisy machine disturbs all configurations alike. "ns/spawn" is the 1-worker
+// overhead over the serial recursion divided by the number of spawns.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include <weft/weft.hpp>
-int fib(int n) {
+
+namespace {
+
+__attribute__((noinline)) long serial_fib(int n) {
+  if (n < 2) return n;
+  return serial_fib(n - 1) + serial_fib(n - 2);
+}
+
+long fib(int n) {
   if (n < 2) return n;
   auto a = weft::spawn([n] { return fib(n - 1); });
-  int b = fib(n - 2);
+  long b = fib(n - 2);
   return a.join() + b;
 }
-int main() {
-  weft::Runtime rt{weft::Config::from_env()};
-  int r = rt.run([] { return fib(30); });
-  std::printf("%d\n%s", r, rt.stats().table().c_str());
+
+struct Options {
+  int n = 35;
+  std::vector<unsigned> workers{1, 2};
+  std::vector<std::string> steal{"one", "fixed:2", "fixed:20", "half"};
+  int repeat = 5;
+  std::string json;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr,
+               "weft-fib-demo: %s\nusage: weft-fib-demo [--n N] [--workers 1,2,...] "
+               "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE]\n",
+               message.c_str());
+  std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item.empty()) usage_error("empty item in list \"" + s + "\"");
+    out.push_back(item);
+  }
+  if (out.empty()) usage_error("empty list");
+  return out;
+}
+
+long parse_int(const std::string& flag, const std::string& value, long lo, long hi) {
+  char* end = nullptr;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || v < lo || v > hi) {
+    usage_error(flag + " \"" + value + "\": expected a whole number from " + std::to_string(lo) +
+                " to " + std::to_string(hi));
+  }
+  return v;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") usage_error("help");
+    if (i + 1 >= argc) usage_error(flag + " needs a value");
+    const std::string value = argv[++i];
+    if (flag == "--n") {
+      o.n = static_cast<int>(parse_int(flag, value, 1, 50));
+    } else if (flag == "--workers") {
+      o.workers.clear();
+      for (const auto& w : split(value)) o.workers.push_back(static_cast<unsigned>(parse_int(flag, w, 1, 4096)));
+    } else if (flag == "--steal") {
+      o.steal = split(value);
+      for (const auto& s : o.steal) {
+        try {
+          (void)weft::StealPolicy::parse(s, "--steal");
+        } catch (const weft::ConfigError& e) {
+          usage_error(e.what());
+        }
+      }
+    } else if (flag == "--repeat") {
+      o.repeat = static_cast<int>(parse_int(flag, value, 1, 1000));
+    } else if (flag == "--json") {
+      o.json = value;
+    } else {
+      usage_error("unknown option " + flag);
+    }
+  }
+  return o;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+struct Setup {
+  std::string steal;
+  unsigned workers;
+  std::unique_ptr<weft::Runtime> rt;
+  std::vector<double> times;
+  weft::WorkerStats counters;  // summed over all repetitions
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  std::vector<Setup> setups;
+  for (const auto& s : opt.steal) {
+    for (unsigned w : opt.workers) {
+      weft::Config c = weft::Config::from_env();
+      c.steal = weft::StealPolicy::parse(s, "--steal");
+      c.workers = w;
+      setups.push_back({s, w, std::make_unique<weft::Runtime>(c), {}, {}});
+    }
+  }
+  const long spawns = serial_fib(opt.n + 1) - 1;  // internal nodes of the call tree
+  std::vector<double> serial_times;
+  const int n = opt.n;
+  for (int r = 0; r < opt.repeat; ++r) {
+    std::fprintf(stderr, "\rrepetition %d/%d ...", r + 1, opt.repeat);
+    auto t0 = std::chrono::steady_clock::now();
+    const long expected = serial_fib(n);
+    serial_times.push_back(seconds_since(t0));
+    for (auto& s : setups) {
+      s.rt->reset_stats();
+      t0 = std::chrono::steady_clock::now();
+      const long got = s.rt->run([n] { return fib(n); });
+      s.times.push_back(seconds_since(t0));
+      if (got != expected) {
+        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER fib(%d) = %ld, expected %ld (%s, %u workers)\n",
+                     n, got, expected, s.steal.c_str(), s.workers);
+        return 1;
+      }
+      s.counters += s.rt->stats().total;
+    }
+  }
+  std::fprintf(stderr, "\r%*s\r", 40, "");
+
+  const double ts = median(serial_times);
+  std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", n,
+              serial_fib(n), spawns, opt.repeat, ts);
+  std::printf("%-9s %7s %9s %8s %9s %9s %9s %10s %11s %9s %7s\n", "steal", "workers", "time_s",
+              "x_serial", "ns/spawn", "speedup", "steals", "tasks/stl", "stolen_join", "leapfrog",
+              "parks");
+  std::ostringstream json;
+  json << "{\"benchmark\":\"fib\",\"n\":" << n << ",\"spawns\":" << spawns
+       << ",\"repeat\":" << opt.repeat << ",\"serial_s\":" << ts << ",\"runs\":[";
+  bool first = true;
+  for (const auto& s : setups) {
+    const double t = median(s.times);
+    double one_worker = 0;
+    for (const auto& o : setups) {
+      if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
+    }
+    const double ns_per_spawn = s.workers == 1 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
+    const double speedup = one_worker > 0 ? one_worker / t : 0;
+    const double reps = opt.repeat;
+    const auto& c = s.counters;
+    char ns_text[32] = "-";
+    if (s.workers == 1) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
+    std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f %9.0f %10.2f %11.0f %9.0f %7.0f\n", s.steal.c_str(),
+                s.workers, t, t / ts, ns_text, speedup, c.steals / reps, c.tasks_per_steal(),
+                c.stolen_joins / reps, c.leapfrogs / reps, c.parks / reps);
+    json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
+         << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << t / ts
+         << ",\"speedup_vs_1_worker\":" << speedup;
+    if (s.workers == 1) json << ",\"ns_per_spawn\":" << ns_per_spawn;
+    json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
+         << ",\"tasks_stolen\":" << c.tasks_stolen / reps << ",\"steal_attempts\":" << c.steal_attempts / reps
+         << ",\"stolen_joins\":" << c.stolen_joins / reps << ",\"leapfrogs\":" << c.leapfrogs / reps
+         << ",\"parks\":" << c.parks / reps << "}}";
+    first = false;
+  }
+  json << "]}";
+  std::printf("(speedup: against the same policy on 1 worker; counters: per run)\n");
+  if (!opt.json.empty()) {
+    std::ofstream out(opt.json);
+    out << json.str() << '\n';
+    if (!out) {
+      std::fprintf(stderr, "weft-fib-demo: cannot write %s\n", opt.json.c_str());
+      return 1;
+    }
+  }
+  return 0;
 }

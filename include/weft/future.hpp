@@ -136,12 +136,12 @@ class [[nodiscard]] Future {
     if constexpr (std::is_void_v<C>) {
       return collect(s, s->exec(s));
     } else {
-      C* closure = s->as<C>();
-      struct DestroyClosure {
-        C* c;
-        ~DestroyClosure() { c->~C(); }
-      } destroy{closure};
-      return std::invoke(std::move(*closure));
+      // Move the closure out first: the slot is popped, and the closure's own spawns will
+      // reuse it. For small closures this is the load of the captures into registers.
+      C* in_slot = s->as<C>();
+      C closure(std::move(*in_slot));
+      in_slot->~C();
+      return std::invoke(std::move(closure));
     }
   }
 

@@ -38,8 +38,9 @@ std::uint64_t parse_unsigned(std::string_view name, std::string_view value, std:
   return v;
 }
 
-std::size_t parse_bytes(std::string_view name, std::string_view value) {
-  const std::string_view allowed = "a size in bytes, optionally with a K, M or G suffix (e.g. 64M)";
+std::size_t parse_bytes(std::string_view name, std::string_view value, std::uint64_t min_bytes) {
+  const std::string allowed = "a size in bytes of at least " + std::to_string(min_bytes) +
+                              ", optionally with a K, M or G suffix (e.g. 64M)";
   if (value.empty()) throw bad(name, value, allowed);
   std::uint64_t scale = 1;
   std::string_view digits = value;
@@ -50,8 +51,13 @@ std::size_t parse_bytes(std::string_view name, std::string_view value) {
     default: break;
   }
   if (scale != 1) digits.remove_suffix(1);
-  const std::uint64_t n = parse_unsigned(name, digits.empty() ? value : digits, 1,
-                                         (std::uint64_t{1} << 40) / scale, allowed);
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  const std::uint64_t max_bytes = std::uint64_t{1} << 40;
+  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size() ||
+      n > max_bytes / scale || n * scale < min_bytes) {
+    throw bad(name, value, allowed);  // the value as given, suffix and all
+  }
   return static_cast<std::size_t>(n * scale);
 }
 
@@ -78,7 +84,9 @@ Config Config::from_env() {
     c.task_slots = static_cast<std::size_t>(parse_unsigned(
         "WEFT_TASK_SLOTS", v, kMinTaskSlots, kMaxTaskSlots, "a slot count from 2 to 67108864"));
   }
-  if (const char* v = env("WEFT_STACK_SIZE")) c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v);
+  if (const char* v = env("WEFT_STACK_SIZE")) {
+    c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v, kMinWorkerStack);
+  }
   c.validate();
   return c;
 }

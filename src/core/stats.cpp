@@ -1,6 +1,7 @@
 // Stats: summing, and the human and JSON renderings.
 #include "weft/stats.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 #include <sstream>
@@ -24,6 +25,7 @@ constexpr Field kFields[] = {
     {"failed_steals", &WorkerStats::failed_steals},
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
+    {"max_steal_stack", &WorkerStats::max_steal_stack_bytes},
 };
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {
@@ -39,7 +41,13 @@ void json_object(std::ostringstream& out, const WorkerStats& w) {
 }  // namespace
 
 WorkerStats& WorkerStats::operator+=(const WorkerStats& o) noexcept {
-  for (const Field& f : kFields) this->*f.member += o.*f.member;
+  for (const Field& f : kFields) {
+    if (f.member == &WorkerStats::max_steal_stack_bytes) {
+      max_steal_stack_bytes = std::max(max_steal_stack_bytes, o.max_steal_stack_bytes);
+    } else {
+      this->*f.member += o.*f.member;
+    }
+  }
   return *this;
 }
 

@@ -114,6 +114,7 @@ bool Worker::steal_from(Worker& victim) noexcept {
   }
   steals.bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
+  max_steal_stack_bytes.raise_to(static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
   // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
   if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
   run_claim(claim);
@@ -141,7 +142,7 @@ void Worker::run_claim(Claim claim) noexcept {
   for (Index i = pushed - 1; i >= 0; --i) {
     Slot* proxy = stack.slot_at(base + i);
     if (stack.pop(proxy)) {
-      proxy->as<ProxyTask>()->operator()();
+      run_stolen(proxy->as<ProxyTask>()->target);  // read before the slot is reused
     } else {
       // Another thief took the proxy: its outcome is always a value (proxies never throw).
       (void)wait_for_stolen(proxy);
@@ -191,12 +192,14 @@ WorkerStats Worker::snapshot() const noexcept {
   s.failed_steals = failed_steals.get();
   s.leapfrogs = leapfrogs.get();
   s.parks = parks.get();
+  s.max_steal_stack_bytes = max_steal_stack_bytes.get();
   return s;
 }
 
 void Worker::reset_counters() noexcept {
   for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts,
-                     &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks}) {
+                     &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks,
+                     &max_steal_stack_bytes}) {
     c->reset();
   }
 }

@@ -36,6 +36,7 @@ class Worker final : public WorkerCore {
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;
+  Counter max_steal_stack_bytes;  // a running maximum, not a count
 
  private:
   void main_loop() noexcept;

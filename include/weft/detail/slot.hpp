@@ -3,11 +3,13 @@
 //
 // Lifetime of a slot's storage (see docs/ARCHITECTURE.md, "Task stack"):
 //   push          owner constructs the closure in `storage` and writes `exec`
-//   inline join   owner runs the closure in place and destroys it; `state` is never touched
-//   stolen        the claiming thief calls `exec`, which runs the closure, destroys it and
-//                 constructs the result (or a std::exception_ptr) in the same `storage`; the
-//                 thief then release-stores the outcome into `state`; the owner acquire-loads
-//                 `state`, moves the result out, destroys it and stores kPending again.
+//   inline join   owner pops the slot, moves the closure out onto its own frame (the slot
+//                 is free again: the closure's own spawns reuse it) and calls it
+//   stolen        the claiming thief calls `exec`, which moves the closure out, runs it and
+//                 constructs the result (or a std::exception_ptr) in the slot's `storage`;
+//                 the thief then release-stores the outcome into `state`; the owner
+//                 acquire-loads `state`, moves the result out, destroys it and stores
+//                 kPending again.
 // So `state` is kPending except between a thief's completion and the owner's collection.
 #pragma once
 
@@ -127,26 +129,25 @@ inline std::exception_ptr take_exception(Slot* s) {
 }
 
 // The type-erased runner stored in every slot: used by thieves, and by joins through a
-// type-erased Future<T>.
+// type-erased Future<T>. The closure is first moved out of the slot onto this frame: when
+// its owner runs it inline, the slot is already popped, and the closure's own spawns reuse
+// that very slot. The result goes into the slot only after the closure has returned (and
+// joined everything it spawned).
 template <class C, class T>
 Outcome exec_closure(Slot* s) noexcept {
-  C* closure = s->as<C>();
-  bool closure_alive = true;
+  C* in_slot = s->as<C>();
+  C closure(std::move(*in_slot));  // noexcept: kFitsInSlot, or a BoxedClosure
+  in_slot->~C();
   try {
     if constexpr (std::is_void_v<T>) {
-      std::invoke(std::move(*closure));
-      closure->~C();
-      closure_alive = false;
+      std::invoke(std::move(closure));
       ::new (static_cast<void*>(s->storage)) Unit{};
     } else {
-      T result = std::invoke(std::move(*closure));
-      closure->~C();
-      closure_alive = false;
+      T result = std::invoke(std::move(closure));
       store_value<T>(s, std::move(result));
     }
     return Outcome::kValue;
   } catch (...) {
-    if (closure_alive) closure->~C();
     ::new (static_cast<void*>(s->storage)) std::exception_ptr(std::current_exception());
     return Outcome::kException;
   }

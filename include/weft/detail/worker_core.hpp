@@ -17,6 +17,9 @@ class Counter {
   void add(std::uint64_t n) noexcept {
     value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
+  void raise_to(std::uint64_t v) noexcept {
+    if (v > get()) value_.store(v, std::memory_order_relaxed);
+  }
   std::uint64_t get() const noexcept { return value_.load(std::memory_order_relaxed); }
   void reset() noexcept { value_.store(0, std::memory_order_relaxed); }
 

@@ -1,0 +1,77 @@
+#include "uts/uts_weft.hpp"
+
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <vector>
+
+namespace uts {
+namespace {
+
+// Children kept in a fixed array in the parent's frame: covers every binomial node of the
+// sample trees (m <= 8) and most geometric ones, so that most nodes allocate nothing. Larger
+// fan-outs (the binomial root's 2000, geometric nodes up to 100) use a vector.
+constexpr int kInlineChildren = 8;
+
+Counts visit(const Tree& tree, const Node& node);
+
+// One child's subtree as a task. The child hashes its own state (as in the paper's
+// Generate_and_Traverse), so a thief that takes one of the root's 2000 children also takes
+// its hashing. Three words: the closure lives in the task slot, not on the heap.
+struct ChildTask {
+  const Tree* tree;
+  const Node* parent;  // in the parent's frame, which outlives the join
+  std::int32_t index;
+
+  Counts operator()() const { return visit(*tree, tree->child(*parent, index)); }
+};
+
+using ChildFuture = weft::SpawnedFuture<ChildTask>;
+
+// Spawns children 0..n-1 into futures[0..n-1], then joins them newest first (weft's LIFO
+// rule). A child's exception (only bad_alloc can occur) is rethrown once all are joined.
+template <class Futures>
+Counts spawn_and_join(const Tree& tree, const Node& node, int n, Futures& futures) {
+  for (int i = 0; i < n; ++i) {
+    futures[static_cast<std::size_t>(i)] = weft::spawn(ChildTask{&tree, &node, i});
+  }
+  Counts sum;
+  std::exception_ptr first_error;
+  for (int i = n - 1; i >= 0; --i) {
+    try {
+      sum += futures[static_cast<std::size_t>(i)].join();
+    } catch (...) {
+      if (!first_error) first_error = std::current_exception();
+    }
+  }
+  if (first_error) std::rethrow_exception(first_error);
+  return sum;
+}
+
+Counts visit(const Tree& tree, const Node& node) {
+  const int n = tree.num_children(node);
+  Counts counts;
+  counts.count_node(node.height, n);
+  if (n == 0) return counts;  // most nodes: no futures constructed at all
+  if (n <= kInlineChildren) {
+    std::array<ChildFuture, kInlineChildren> futures;
+    counts += spawn_and_join(tree, node, n, futures);
+  } else {
+    std::vector<ChildFuture> futures(static_cast<std::size_t>(n));
+    counts += spawn_and_join(tree, node, n, futures);
+  }
+  return counts;
+}
+
+}  // namespace
+
+Counts traverse_weft_task(const Tree& tree) {
+  const Node root = tree.root();
+  return visit(tree, root);
+}
+
+Counts traverse_weft(weft::Runtime& rt, const Tree& tree) {
+  return rt.run([&tree] { return traverse_weft_task(tree); });
+}
+
+}  // namespace uts

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# One command from a fresh clone to a running demo:
+#   1. installs the Debian packages weft needs (skipped when they are all present),
+#   2. configures a Release build in build/ with Ninja and builds it,
+#   3. runs the demo, build/examples/weft-fib-demo.
+#
+# Usage: scripts/setup.sh [--deps-only] [-h|--help]
+#   --deps-only   only install the packages (scripts/test.sh uses this)
+# Environment: WEFT_JOBS (parallel build jobs, default: the number of CPUs),
+#              WEFT_WORKERS, WEFT_STEAL, ... are read by the demo itself.
+set -euo pipefail
+
+# Keep this list in sync with .ci/run.
+PACKAGES=(build-essential cmake ninja-build libgtest-dev pkg-config valgrind)
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="$ROOT/build"
+DEMO="$BUILD_DIR/examples/weft-fib-demo"
+JOBS="${WEFT_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
+
+# The comment block at the top of this file.
+usage() {
+  awk 'NR > 1 && !/^#/ { exit } NR > 1 && !/shellcheck/ { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"
+}
+
+deps_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --deps-only) deps_only=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument '$arg'" ;;
+  esac
+done
+
+# Prints the packages of PACKAGES that are not installed, one a line.
+missing_packages() {
+  local pkg status
+  for pkg in "${PACKAGES[@]}"; do
+    status="$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)"
+    [[ "$status" == installed ]] || printf '%s\n' "$pkg"
+  done
+}
+
+install_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script expects Debian/Ubuntu"
+  local missing
+  missing="$(missing_packages)"
+  if [[ -z "$missing" ]]; then
+    say "packages: all present (${PACKAGES[*]}), skipping apt-get"
+    return 0
+  fi
+  say "packages: installing $(echo "$missing" | tr '\n' ' ')"
+  local -a sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 ||
+      die "not root and sudo is not installed; install as root: apt-get install -y ${PACKAGES[*]}"
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  # Install the whole list (already-installed ones are a no-op) so versions stay consistent.
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+  missing="$(missing_packages)"
+  [[ -z "$missing" ]] || die "still missing after apt-get install: $missing"
+}
+
+install_packages
+[[ "$deps_only" -eq 1 ]] && exit 0
+
+# A build/ configured with another generator cannot be reused: drop its cache (sources and
+# other files in build/ are left alone).
+if [[ -f "$BUILD_DIR/CMakeCache.txt" ]] &&
+  ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$BUILD_DIR/CMakeCache.txt"; then
+  say "build/ was configured with another generator; clearing its CMake cache"
+  rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles"
+fi
+
+say "configuring a Release build in build/ (Ninja)"
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DWEFT_SANITIZE= -DWEFT_BUILD_EXAMPLES=ON
+
+say "building (-j$JOBS)"
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+[[ -x "$DEMO" ]] || die "the demo was not built: $DEMO"
+say "running ${DEMO#"$ROOT"/}"
+"$DEMO"
+say "done. Run the test suite with: scripts/test.sh"

@@ -1,0 +1,307 @@
+// Runtime counters after real runs (label concurrency), and the formatting of hand-built
+// Stats values (the StatsFormat suite, label unit).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "test_support.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using weft_test::fib_spawns;
+using weft_test::serial_fib;
+using weft_test::weft_fib;
+
+// Every counter, by name, so that checks can loop over them.
+struct CounterField {
+  const char* name;
+  std::uint64_t weft::WorkerStats::* member;
+};
+const std::vector<CounterField>& counter_fields() {
+  static const std::vector<CounterField> fields = {
+      {"spawns", &weft::WorkerStats::spawns},
+      {"inline_joins", &weft::WorkerStats::inline_joins},
+      {"overflow_spawns", &weft::WorkerStats::overflow_spawns},
+      {"stolen_joins", &weft::WorkerStats::stolen_joins},
+      {"steal_attempts", &weft::WorkerStats::steal_attempts},
+      {"steals", &weft::WorkerStats::steals},
+      {"tasks_stolen", &weft::WorkerStats::tasks_stolen},
+      {"failed_steals", &weft::WorkerStats::failed_steals},
+      {"leapfrogs", &weft::WorkerStats::leapfrogs},
+      {"parks", &weft::WorkerStats::parks},
+  };
+  return fields;
+}
+
+// Idle workers keep counting failed steal attempts for a moment after run() returns, until
+// they park. Waits until two snapshots 20 ms apart agree, so that cross-counter identities
+// can be checked on a quiet pool.
+weft::Stats settled_stats(const weft::Runtime& rt) {
+  weft::Stats prev = rt.stats();
+  for (int i = 0; i < 250; ++i) {
+    std::this_thread::sleep_for(20ms);
+    weft::Stats now = rt.stats();
+    if (now.json() == prev.json()) return now;
+    prev = std::move(now);
+  }
+  ADD_FAILURE() << "the counters never settled:\n" << prev.table();
+  return prev;
+}
+
+TEST(Stats, OneWorkerFibCountsEverySpawnAsAnInlineJoin) {
+  weft::Config c;
+  c.workers = 1;
+  weft::Runtime rt(c);
+  const int n = 20;
+  ASSERT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n));
+  const weft::Stats s = rt.stats();
+  ASSERT_EQ(s.per_worker.size(), 1u);
+  EXPECT_EQ(s.total.spawns, fib_spawns(n));
+  EXPECT_EQ(s.total.inline_joins, fib_spawns(n));
+  EXPECT_EQ(s.total.overflow_spawns, 0u);
+  EXPECT_EQ(s.total.stolen_joins, 0u);
+  EXPECT_EQ(s.total.steals, 0u);
+  EXPECT_EQ(s.total.tasks_stolen, 0u);
+  EXPECT_EQ(s.total.steal_attempts, 0u) << "a lone worker has nobody to steal from";
+  EXPECT_EQ(s.total.leapfrogs, 0u);
+  EXPECT_DOUBLE_EQ(s.total.tasks_per_steal(), 0.0);
+}
+
+// Each level spawns a leaf that stays pushed while the recursion goes on: on one worker,
+// levels [0, task_slots) push and the rest overflow into inline spawns.
+std::int64_t chain_holding_slots(int depth) {
+  if (depth == 0) return 0;
+  auto leaf = weft::spawn([] { return std::int64_t{1}; });
+  const std::int64_t rest = chain_holding_slots(depth - 1);
+  return rest + leaf.join();
+}
+
+TEST(Stats, OverflowSpawnsAreCountedExactly) {
+  weft::Config c;
+  c.workers = 1;
+  c.task_slots = 16;
+  weft::Runtime rt(c);
+  ASSERT_EQ(rt.run([] { return chain_holding_slots(100); }), 100);
+  const weft::Stats s = rt.stats();
+  EXPECT_EQ(s.total.spawns, 100u);
+  EXPECT_EQ(s.total.overflow_spawns, 100u - 16u);
+  EXPECT_EQ(s.total.inline_joins, 16u);
+}
+
+using Param = std::tuple<std::string, unsigned>;
+class StatsMultiWorker : public ::testing::TestWithParam<Param> {};
+
+TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
+  const auto& [spec, workers] = GetParam();
+  weft::Runtime rt(weft_test::make_config(spec, workers));
+  // 24 tasks of fib(m) each; the root waits until a thief has started one before it joins
+  // them, so at least one steal certainly happens (fixed:20 needs 20 available tasks).
+  const int tasks = 24;
+  const int m = weft_test::kSanitized ? 15 : 20;
+  std::atomic<int> started{0};
+  bool stolen = false;
+  const std::int64_t sum = rt.run([&] {
+    std::vector<weft::Future<std::int64_t>> fs;
+    for (int i = 0; i < tasks; ++i) {
+      fs.emplace_back(weft::spawn([&started, m] {
+        started.fetch_add(1);
+        return weft_fib(m);
+      }));
+    }
+    stolen = weft_test::spin_until([&] { return started.load() > 0; }, 20s);
+    std::int64_t total = 0;
+    while (!fs.empty()) {
+      total += fs.back().join();
+      fs.pop_back();
+    }
+    return total;
+  });
+  ASSERT_TRUE(stolen) << "no thief started a task within 20 s";
+  EXPECT_EQ(sum, tasks * serial_fib(m));
+  const weft::Stats s = settled_stats(rt);
+  const weft::WorkerStats& t = s.total;
+  // Spawn calls are a property of the program, not of the schedule.
+  EXPECT_EQ(t.spawns, tasks + tasks * fib_spawns(m));
+  EXPECT_GE(t.steals, 1u);
+  EXPECT_GE(t.stolen_joins, 1u);
+  EXPECT_EQ(t.spawns, t.inline_joins + t.stolen_joins + t.overflow_spawns);
+  EXPECT_EQ(t.overflow_spawns, 0u);
+  EXPECT_GE(t.tasks_stolen, t.steals);
+  EXPECT_GE(t.steal_attempts, t.steals);
+  EXPECT_EQ(t.steal_attempts, t.steals + t.failed_steals);
+  EXPECT_LE(t.leapfrogs, t.steals);
+  // Every stolen task is joined by its owner as a stolen join; proxies (k > 1) are stolen
+  // tasks that no user join sees, so stolen_joins can only be smaller.
+  EXPECT_LE(t.stolen_joins, t.tasks_stolen);
+  if (spec == "one") {
+    EXPECT_EQ(t.tasks_stolen, t.steals) << "one takes one task per steal";
+    EXPECT_EQ(t.stolen_joins, t.tasks_stolen)
+        << "without proxies every stolen task is a stolen join";
+  }
+  if (spec == "fixed:2") {
+    EXPECT_EQ(t.tasks_stolen, 2 * t.steals);
+  }
+  if (spec == "fixed:20") {
+    EXPECT_EQ(t.tasks_stolen, 20 * t.steals);
+  }
+  if (t.steals > 0) {
+    EXPECT_DOUBLE_EQ(t.tasks_per_steal(),
+                     static_cast<double>(t.tasks_stolen) / static_cast<double>(t.steals));
+  }
+
+  ASSERT_EQ(s.per_worker.size(), workers);
+  for (const CounterField& f : counter_fields()) {
+    std::uint64_t sum = 0;
+    for (const weft::WorkerStats& w : s.per_worker) sum += w.*f.member;
+    EXPECT_EQ(sum, t.*f.member) << f.name;
+  }
+  for (std::size_t i = 0; i < s.per_worker.size(); ++i) {
+    const weft::WorkerStats& w = s.per_worker[i];
+    EXPECT_EQ(w.spawns, w.inline_joins + w.stolen_joins + w.overflow_spawns) << "worker " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StatsMultiWorker,
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half"),
+                                            ::testing::Values(2u, 4u)),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           return weft_test::name_for(std::get<0>(info.param),
+                                                      std::get<1>(info.param));
+                         });
+
+TEST(Stats, ResetStatsZeroesAndCountingStartsAfresh) {
+  weft::Runtime rt(weft_test::make_config("half", 2));
+  ASSERT_EQ(rt.run([] { return weft_fib(22); }), serial_fib(22));
+  const weft::Stats before = settled_stats(rt);
+  ASSERT_GT(before.total.spawns, 0u);
+  rt.reset_stats();
+  const weft::Stats after = rt.stats();
+  for (const CounterField& f : counter_fields()) {
+    EXPECT_EQ(after.total.*f.member, 0u) << f.name;
+    for (const weft::WorkerStats& w : after.per_worker) EXPECT_EQ(w.*f.member, 0u) << f.name;
+  }
+  ASSERT_EQ(rt.run([] { return weft_fib(15); }), serial_fib(15));
+  const weft::Stats again = settled_stats(rt);
+  EXPECT_EQ(again.total.spawns, fib_spawns(15)) << "counting must restart from zero";
+  EXPECT_EQ(again.total.spawns,
+            again.total.inline_joins + again.total.stolen_joins + again.total.overflow_spawns);
+}
+
+TEST(Stats, JsonAndTableOfARealRunNameEveryField) {
+  weft::Runtime rt(weft_test::make_config("one", 2));
+  ASSERT_EQ(rt.run([] { return weft_fib(18); }), serial_fib(18));
+  const weft::Stats s = settled_stats(rt);
+  const std::string json = s.json();
+  for (const CounterField& f : counter_fields()) {
+    EXPECT_NE(json.find(std::string("\"") + f.name + "\":"), std::string::npos) << f.name;
+  }
+  EXPECT_NE(json.find("\"tasks_per_steal\":"), std::string::npos);
+  EXPECT_NE(json.find("\"total\":{\"spawns\":" + std::to_string(fib_spawns(18)) + ","),
+            std::string::npos)
+      << json;
+  const std::string table = s.table();
+  EXPECT_NE(table.find("total"), std::string::npos);
+  EXPECT_NE(table.find(std::to_string(fib_spawns(18))), std::string::npos) << table;
+}
+
+// ---- Formatting of hand-built values (label unit) ----
+
+weft::WorkerStats numbered(std::uint64_t base) {
+  weft::WorkerStats w;
+  std::uint64_t v = base;
+  for (const CounterField& f : counter_fields()) w.*f.member = v++;
+  return w;
+}
+
+TEST(StatsFormat, SumAddsEveryField) {
+  weft::WorkerStats a = numbered(1);
+  const weft::WorkerStats b = numbered(100);
+  a += b;
+  std::uint64_t i = 0;
+  for (const CounterField& f : counter_fields()) {
+    EXPECT_EQ(a.*f.member, (1 + i) + (100 + i)) << f.name;
+    ++i;
+  }
+}
+
+TEST(StatsFormat, TasksPerSteal) {
+  weft::WorkerStats w;
+  EXPECT_DOUBLE_EQ(w.tasks_per_steal(), 0.0);
+  w.steals = 4;
+  w.tasks_stolen = 10;
+  EXPECT_DOUBLE_EQ(w.tasks_per_steal(), 2.5);
+}
+
+TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
+  weft::Stats s;
+  s.per_worker = {numbered(1), numbered(20)};
+  s.total = s.per_worker[0];
+  s.total += s.per_worker[1];
+  s.per_worker[1].steals = 3;
+  s.per_worker[1].tasks_stolen = 6;
+  const std::string json = s.json();
+  EXPECT_EQ(json.rfind("{\"total\":{\"spawns\":21,\"inline_joins\":23,", 0), 0u) << json;
+  EXPECT_NE(json.find(",\"workers\":[{\"spawns\":1,"), std::string::npos) << json;
+  EXPECT_NE(json.find("},{\"spawns\":20,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"steals\":3,\"tasks_stolen\":6,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"tasks_per_steal\":2}"), std::string::npos) << json;
+  EXPECT_EQ(json.substr(json.size() - 2), "]}");
+  // Every field once per object: 3 objects.
+  for (const CounterField& f : counter_fields()) {
+    const std::string key = std::string("\"") + f.name + "\":";
+    std::size_t count = 0;
+    for (std::size_t pos = json.find(key); pos != std::string::npos;
+         pos = json.find(key, pos + 1)) {
+      ++count;
+    }
+    EXPECT_EQ(count, 3u) << f.name;
+  }
+  // Balanced braces and brackets, no trailing commas.
+  int depth = 0;
+  for (char ch : json) {
+    if (ch == '{' || ch == '[') ++depth;
+    if (ch == '}' || ch == ']') --depth;
+    EXPECT_GE(depth, 0);
+  }
+  EXPECT_EQ(depth, 0);
+  EXPECT_EQ(json.find(",}"), std::string::npos);
+  EXPECT_EQ(json.find(",]"), std::string::npos);
+}
+
+TEST(StatsFormat, JsonWithNoWorkers) {
+  weft::Stats s;
+  EXPECT_NE(s.json().find("\"workers\":[]"), std::string::npos) << s.json();
+}
+
+TEST(StatsFormat, TableHasAHeaderARowPerWorkerAndATotal) {
+  weft::Stats s;
+  s.per_worker = {numbered(1), numbered(1000)};
+  s.total = s.per_worker[0];
+  s.total += s.per_worker[1];
+  const std::string table = s.table();
+  std::istringstream in(table);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u) << table;
+  for (const CounterField& f : counter_fields()) {
+    EXPECT_NE(lines[0].find(f.name), std::string::npos) << f.name;
+  }
+  EXPECT_EQ(lines[1].rfind("0", 0), 0u);
+  EXPECT_EQ(lines[2].rfind("1", 0), 0u);
+  EXPECT_EQ(lines[3].rfind("total", 0), 0u);
+  EXPECT_NE(lines[3].find("1001"), std::string::npos);
+  std::ostringstream streamed;
+  streamed << s;
+  EXPECT_EQ(streamed.str(), table);
+}
+
+}  // namespace

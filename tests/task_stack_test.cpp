@@ -1,0 +1,646 @@
+// Whitebox tests of weft::detail::TaskStack, the owner/thief protocol, without a Runtime:
+// the test thread is the owner, std::threads are the thieves. The central property is I2
+// (task_stack.hpp): every pushed task is taken exactly once, by the owner's pop or by one
+// thief's claim, never both and never neither.
+#include "weft/detail/task_stack.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "core/worker.hpp"
+#include "platform/asymmetric_barrier.hpp"
+#include "test_support.hpp"
+#include "weft/config.hpp"
+#include "weft/detail/slot.hpp"
+
+namespace {
+
+namespace wd = weft::detail;
+using weft::StealPolicy;
+using weft::StealView;
+using weft_test::scaled;
+
+// Counts how often each task id ran and reports the ids that ran more than once or never.
+class ExactlyOnceChecker {
+ public:
+  explicit ExactlyOnceChecker(std::size_t ids)
+      : ids_(ids), counts_(std::make_unique<std::atomic<std::uint32_t>[]>(ids)) {}
+
+  void record(std::int64_t id) {
+    if (id < 0 || static_cast<std::size_t>(id) >= ids_) {
+      bad_ids_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    counts_[static_cast<std::size_t>(id)].fetch_add(1, std::memory_order_relaxed);
+  }
+  // A task ran from a slot that no longer held its closure.
+  void note_clobbered_run() { clobbered_runs_.fetch_add(1, std::memory_order_relaxed); }
+
+  struct Report {
+    std::vector<std::int64_t> never_ran;
+    std::vector<std::int64_t> ran_more_than_once;
+    std::int64_t clobbered_runs = 0;
+    std::int64_t bad_ids = 0;
+    bool ok() const {
+      return never_ran.empty() && ran_more_than_once.empty() && clobbered_runs == 0 && bad_ids == 0;
+    }
+    std::string describe() const {
+      std::ostringstream out;
+      out << never_ran.size() << " task(s) never ran, " << ran_more_than_once.size()
+          << " ran more than once, " << clobbered_runs << " ran from a clobbered slot, " << bad_ids
+          << " had an impossible id";
+      if (!never_ran.empty()) out << "; first lost id " << never_ran.front();
+      if (!ran_more_than_once.empty())
+        out << "; first duplicated id " << ran_more_than_once.front();
+      return out.str();
+    }
+  };
+
+  // Checks ids [0, pushed).
+  Report check(std::int64_t pushed) const {
+    Report r;
+    r.clobbered_runs = clobbered_runs_.load(std::memory_order_relaxed);
+    r.bad_ids = bad_ids_.load(std::memory_order_relaxed);
+    for (std::int64_t id = 0; id < pushed; ++id) {
+      const std::uint32_t c = counts_[static_cast<std::size_t>(id)].load(std::memory_order_relaxed);
+      if (c == 0) r.never_ran.push_back(id);
+      if (c > 1) r.ran_more_than_once.push_back(id);
+    }
+    return r;
+  }
+
+  std::size_t size() const { return ids_; }
+
+ private:
+  std::size_t ids_;
+  std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
+  std::atomic<std::int64_t> clobbered_runs_{0};
+  std::atomic<std::int64_t> bad_ids_{0};
+};
+
+struct TaskError {
+  std::int64_t id;
+};
+
+// The closure every test pushes: records that it ran, then returns a value derived from its
+// id, or throws (every 13th task), so both outcomes travel through stolen slots. A thief's
+// run replaces the first 8 bytes of the slot with the result or exception, which clobbers
+// `magic`: a second run of the same slot (a protocol bug) is then counted, not a crash.
+struct CountedTask {
+  static constexpr std::uint64_t kMagic = 0x7461736b5f6f6b21ULL;
+  std::uint64_t magic;
+  ExactlyOnceChecker* checker;
+  std::int64_t id;
+
+  CountedTask(ExactlyOnceChecker* c, std::int64_t i) : magic(kMagic), checker(c), id(i) {}
+
+  static bool throws(std::int64_t id) { return id % 13 == 5; }
+  static std::int64_t value_for(std::int64_t id) { return id * 7 + 3; }
+
+  std::int64_t operator()() const {
+    checker->record(id);
+    if (magic != kMagic) {
+      checker->note_clobbered_run();
+      return -1;
+    }
+    if (throws(id)) throw TaskError{id};
+    return value_for(id);
+  }
+};
+static_assert(wd::kFitsInSlot<CountedTask>);
+
+// The owner's side of the protocol, as spawn and Future::join use it.
+class Owner {
+ public:
+  Owner(wd::TaskStack& stack, ExactlyOnceChecker& checker) : stack_(stack), checker_(checker) {}
+
+  bool has_room() const { return !stack_.full(stack_.top()); }
+  bool can_push() const {
+    return has_room() && next_id_ < static_cast<std::int64_t>(checker_.size());
+  }
+  std::size_t depth() const { return pending_.size(); }
+  std::int64_t pushed() const { return next_id_; }
+  std::int64_t ran_inline() const { return inline_; }
+  std::int64_t collected_stolen() const { return stolen_; }
+  std::int64_t bad_outcomes() const { return bad_outcomes_; }
+  const std::string& first_bad_outcome() const { return first_bad_; }
+
+  void push() {
+    wd::Slot* s = stack_.top();
+    const std::int64_t id = next_id_++;
+    ::new (static_cast<void*>(s->storage)) CountedTask(&checker_, id);
+    s->exec = &wd::exec_closure<CountedTask, std::int64_t>;
+    stack_.publish(s);
+    pending_.push_back({s, id});
+  }
+
+  // Pops the newest task: runs it inline if it was not stolen, else waits for the thief's
+  // outcome and frees the slot. Checks the value or exception against the task's id.
+  void pop() {
+    const auto [s, id] = pending_.back();
+    pending_.pop_back();
+    if (stack_.pop(s)) {
+      ++inline_;
+      CountedTask* task = s->as<CountedTask>();
+      try {
+        expect_value(id, (*task)());
+      } catch (const TaskError& e) {
+        expect_exception(id, e.id);
+      }
+      task->~CountedTask();
+      return;
+    }
+    ++stolen_;
+    const std::int32_t thief = s->thief.load(std::memory_order_relaxed);
+    if (thief < 0) note_bad(id, "stolen slot carries no thief id");
+    std::uint32_t state = 0;
+    for (unsigned spins = 0; (state = s->state.load(std::memory_order_acquire)) ==
+                             static_cast<std::uint32_t>(wd::Outcome::kPending);
+         ++spins) {
+      if (spins > 64) std::this_thread::yield();
+    }
+    if (state == static_cast<std::uint32_t>(wd::Outcome::kValue)) {
+      expect_value(id, wd::take_value<std::int64_t>(s));
+    } else if (state == static_cast<std::uint32_t>(wd::Outcome::kException)) {
+      try {
+        std::rethrow_exception(wd::take_exception(s));
+      } catch (const TaskError& e) {
+        expect_exception(id, e.id);
+      } catch (...) {
+        note_bad(id, "unexpected exception type");
+      }
+    } else {
+      note_bad(id, "bad state word " + std::to_string(state));
+    }
+    stack_.release_stolen(s);
+  }
+
+  void pop_all() {
+    while (!pending_.empty()) pop();
+  }
+
+ private:
+  void expect_value(std::int64_t id, std::int64_t v) {
+    if (CountedTask::throws(id) || v != CountedTask::value_for(id)) {
+      note_bad(id, "returned " + std::to_string(v));
+    }
+  }
+  void expect_exception(std::int64_t id, std::int64_t thrown_by) {
+    if (!CountedTask::throws(id) || thrown_by != id) {
+      note_bad(id, "threw the exception of task " + std::to_string(thrown_by));
+    }
+  }
+  void note_bad(std::int64_t id, const std::string& what) {
+    if (bad_outcomes_++ == 0) first_bad_ = "task " + std::to_string(id) + ": " + what;
+  }
+
+  struct Pending {
+    wd::Slot* slot;
+    std::int64_t id;
+  };
+  wd::TaskStack& stack_;
+  ExactlyOnceChecker& checker_;
+  std::vector<Pending> pending_;
+  std::int64_t next_id_ = 0;
+  std::int64_t inline_ = 0;
+  std::int64_t stolen_ = 0;
+  std::int64_t bad_outcomes_ = 0;
+  std::string first_bad_;
+};
+
+// What thieves did, summed over all of them.
+struct ThiefTotals {
+  std::atomic<std::int64_t> tasks{0};
+  std::atomic<std::int64_t> claims{0};
+  std::atomic<std::int64_t> bad_claims{0};
+};
+
+// A thief hammering steal() until told to stop. Runs its claimed slots like a worker does
+// (run_stolen: exec, then release-store the outcome), newest first on even ids and oldest
+// first on odd ones. Checks every claim against the policy's exact amount where the amount
+// does not depend on n (`exact_count` > 0), and that each claimed slot carries its id.
+void thief_loop(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t exact_count,
+                std::int32_t id, const std::atomic<bool>& stop, ThiefTotals& totals) {
+  unsigned failures = 0;
+  while (!stop.load(std::memory_order_acquire)) {
+    wd::StealFailure why = wd::StealFailure::kNone;
+    const wd::Claim claim = stack.steal(policy, id, &why);
+    if (!claim) {
+      if (why == wd::StealFailure::kNone) totals.bad_claims.fetch_add(1);
+      if (++failures % 4 == 0) std::this_thread::yield();
+      continue;
+    }
+    failures = 0;
+    const bool in_bounds = claim.first >= stack.slot_at(0) &&
+                           claim.first + claim.count <= stack.slot_at(stack.capacity());
+    if (!in_bounds || (exact_count > 0 && claim.count != exact_count)) {
+      totals.bad_claims.fetch_add(1);
+    }
+    for (std::int64_t i = 0; i < claim.count; ++i) {
+      if (claim.first[i].thief.load(std::memory_order_relaxed) != id)
+        totals.bad_claims.fetch_add(1);
+    }
+    if (id % 2 == 0) {
+      for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
+    } else {
+      for (std::int64_t i = 0; i < claim.count; ++i) wd::run_stolen(claim.first + i);
+    }
+    totals.tasks.fetch_add(claim.count);
+    totals.claims.fetch_add(1);
+  }
+}
+
+class TaskStackTest : public ::testing::Test {
+ protected:
+  // The barrier mode must be settled before the stack is shared between threads.
+  void SetUp() override { weft::platform::init_asymmetric_barrier(); }
+};
+
+// ---- Quiescent claims: exact amounts ----
+
+// Pushes n tasks with ids [0, n) on a fresh stack.
+void push_n(Owner& owner, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) owner.push();
+}
+
+// A thief's part for a quiescent claim, run on the test thread.
+void run_claim(const wd::Claim& claim) {
+  for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
+}
+
+TEST_F(TaskStackTest, HalfTakesTheOldestCeilHalf) {
+  for (std::int64_t n = 1; n <= 50; ++n) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    wd::TaskStack stack;
+    stack.init(64);
+    ExactlyOnceChecker checker(64);
+    Owner owner(stack, checker);
+    push_n(owner, n);
+    ASSERT_EQ(stack.available(), n);
+    wd::StealFailure why = wd::StealFailure::kEmpty;
+    const wd::Claim claim = stack.steal(StealPolicy::half(), 3, &why);
+    EXPECT_EQ(why, wd::StealFailure::kNone);
+    EXPECT_EQ(claim.count, (n + 1) / 2);
+    EXPECT_EQ(claim.first, stack.slot_at(0)) << "a claim must start at the oldest task";
+    EXPECT_EQ(stack.available(), n - (n + 1) / 2);
+    run_claim(claim);
+    owner.pop_all();
+    EXPECT_EQ(owner.collected_stolen(), (n + 1) / 2);
+    EXPECT_EQ(owner.ran_inline(), n - (n + 1) / 2);
+    EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+    const auto report = checker.check(n);
+    EXPECT_TRUE(report.ok()) << report.describe();
+    EXPECT_EQ(stack.size(), 0);
+  }
+}
+
+TEST_F(TaskStackTest, RepeatedHalfStealsTakeCeilHalfOfWhatIsLeft) {
+  const std::int64_t n = 37;
+  wd::TaskStack stack;
+  stack.init(64);
+  ExactlyOnceChecker checker(64);
+  Owner owner(stack, checker);
+  push_n(owner, n);
+  std::int64_t taken = 0;
+  while (taken < n) {
+    const std::int64_t left = n - taken;
+    const wd::Claim claim = stack.steal(StealPolicy::half(), 1);
+    ASSERT_EQ(claim.count, (left + 1) / 2) << "with " << left << " left";
+    EXPECT_EQ(claim.first, stack.slot_at(taken));
+    run_claim(claim);
+    taken += claim.count;
+  }
+  wd::StealFailure why = wd::StealFailure::kNone;
+  EXPECT_FALSE(stack.steal(StealPolicy::half(), 1, &why));
+  EXPECT_EQ(why, wd::StealFailure::kEmpty);
+  owner.pop_all();
+  EXPECT_EQ(owner.collected_stolen(), n);
+  EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+  EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+}
+
+TEST_F(TaskStackTest, FixedDeclinesBelowDAndTakesExactlyD) {
+  for (std::int64_t d : {1, 2, 3, 7, 20}) {
+    const StealPolicy policy = StealPolicy::fixed(d);
+    for (std::int64_t n = 0; n <= d + 5; ++n) {
+      SCOPED_TRACE("fixed:" + std::to_string(d) + ", n = " + std::to_string(n));
+      wd::TaskStack stack;
+      stack.init(64);
+      ExactlyOnceChecker checker(64);
+      Owner owner(stack, checker);
+      push_n(owner, n);
+      wd::StealFailure why = wd::StealFailure::kNone;
+      const wd::Claim claim = stack.steal(policy, 0, &why);
+      if (n < d) {
+        EXPECT_EQ(claim.count, 0);
+        EXPECT_FALSE(claim);
+        EXPECT_EQ(why, n == 0 ? wd::StealFailure::kEmpty : wd::StealFailure::kPolicyDeclined);
+        EXPECT_EQ(stack.available(), n) << "a declined steal must leave every task available";
+      } else {
+        EXPECT_EQ(claim.count, d);
+        EXPECT_EQ(claim.first, stack.slot_at(0));
+        EXPECT_EQ(why, wd::StealFailure::kNone);
+        EXPECT_EQ(stack.available(), n - d);
+      }
+      run_claim(claim);
+      owner.pop_all();
+      EXPECT_EQ(owner.collected_stolen(), n < d ? 0 : d);
+      EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+      EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+    }
+  }
+}
+
+TEST_F(TaskStackTest, OneTakesExactlyOne) {
+  for (std::int64_t n = 1; n <= 50; ++n) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    wd::TaskStack stack;
+    stack.init(64);
+    ExactlyOnceChecker checker(64);
+    Owner owner(stack, checker);
+    push_n(owner, n);
+    const wd::Claim claim = stack.steal(StealPolicy::one(), 0);
+    EXPECT_EQ(claim.count, 1);
+    EXPECT_EQ(claim.first, stack.slot_at(0));
+    EXPECT_EQ(claim.first->thief.load(), 0);
+    run_claim(claim);
+    owner.pop_all();
+    EXPECT_EQ(owner.collected_stolen(), 1);
+    EXPECT_EQ(owner.ran_inline(), n - 1);
+    EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+  }
+}
+
+TEST_F(TaskStackTest, FullStackReportsFullAtCapacity) {
+  wd::TaskStack stack;
+  stack.init(5);
+  ExactlyOnceChecker checker(8);
+  Owner owner(stack, checker);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_FALSE(stack.full(stack.top())) << "after " << i << " pushes";
+    owner.push();
+  }
+  EXPECT_TRUE(stack.full(stack.top()));
+  EXPECT_EQ(stack.size(), 5);
+  // A stolen (claimed) slot stays occupied: the stack is still full after a steal.
+  run_claim(stack.steal(StealPolicy::one(), 0));
+  EXPECT_TRUE(stack.full(stack.top()));
+  owner.pop_all();
+  EXPECT_FALSE(stack.full(stack.top()));
+  EXPECT_TRUE(checker.check(5).ok());
+}
+
+// A never-initialised stack (the serial worker's) has no room at all.
+TEST_F(TaskStackTest, UninitialisedStackIsFull) {
+  wd::TaskStack stack;
+  EXPECT_TRUE(stack.full(stack.top()));
+  EXPECT_EQ(stack.capacity(), 0);
+}
+
+// ---- A sequential model: every quiescent state, including after stolen slots were
+// collected and released, gives exactly the policy's amount, from the oldest task ----
+
+TEST_F(TaskStackTest, QuiescentStealsMatchAModelAndAreNeverFalselyEmpty) {
+  const std::vector<StealPolicy> policies = {StealPolicy::one(), StealPolicy::half(),
+                                             StealPolicy::fixed(3)};
+  for (std::size_t p = 0; p < policies.size(); ++p) {
+    const StealPolicy& policy = policies[p];
+    SCOPED_TRACE("policy " + policy.spec());
+    std::mt19937_64 rng(1234 + p);
+    const std::int64_t steps = scaled(20000, 2000);
+    wd::TaskStack stack;
+    stack.init(24);
+    ExactlyOnceChecker checker(static_cast<std::size_t>(steps));
+    Owner owner(stack, checker);
+    // The model: claimed[i] for the i-th occupied slot from the bottom.
+    std::vector<bool> claimed;
+    std::int64_t successful_steals = 0;
+    for (std::int64_t step = 0; step < steps; ++step) {
+      const unsigned op = static_cast<unsigned>(rng() % 3);
+      if (op == 0 && owner.can_push()) {
+        owner.push();
+        claimed.push_back(false);
+      } else if (op == 1 && !claimed.empty()) {
+        const bool was_claimed = claimed.back();
+        const std::int64_t stolen_before = owner.collected_stolen();
+        owner.pop();
+        claimed.pop_back();
+        ASSERT_EQ(owner.collected_stolen() - stolen_before, was_claimed ? 1 : 0)
+            << "pop disagreed with the model at step " << step;
+      } else {
+        std::int64_t first_free = 0;
+        while (first_free < static_cast<std::int64_t>(claimed.size()) && claimed[first_free]) {
+          ++first_free;
+        }
+        const std::int64_t n = static_cast<std::int64_t>(claimed.size()) - first_free;
+        ASSERT_EQ(stack.available(), n) << "step " << step;
+        const std::int64_t want = policy.amount(StealView{n});
+        wd::StealFailure why = wd::StealFailure::kNone;
+        const wd::Claim claim = stack.steal(policy, 7, &why);
+        if (want == 0) {
+          ASSERT_FALSE(claim) << "step " << step;
+          ASSERT_EQ(why, n == 0 ? wd::StealFailure::kEmpty : wd::StealFailure::kPolicyDeclined);
+        } else {
+          ASSERT_EQ(claim.count, want) << "step " << step << ", n = " << n;
+          ASSERT_EQ(claim.first, stack.slot_at(first_free)) << "step " << step;
+          for (std::int64_t i = 0; i < want; ++i) claimed[first_free + i] = true;
+          run_claim(claim);
+          ++successful_steals;
+        }
+      }
+    }
+    owner.pop_all();
+    EXPECT_GT(successful_steals, steps / 50);
+    EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+    const auto report = checker.check(owner.pushed());
+    EXPECT_TRUE(report.ok()) << report.describe();
+    EXPECT_EQ(stack.size(), 0);
+    EXPECT_EQ(stack.available(), 0);
+  }
+}
+
+// ---- The checker itself can fail ----
+
+// A broken owner that "pops" by looking at its own top only, ignoring the head index (and
+// so what thieves claimed), runs a stolen task a second time. The checker must say so.
+TEST_F(TaskStackTest, CheckerReportsTheDuplicateOfAPopThatIgnoresHead) {
+  const std::int64_t n = 8;
+  wd::TaskStack stack;
+  stack.init(16);
+  ExactlyOnceChecker checker(n);
+  std::vector<wd::Slot*> slots;
+  for (std::int64_t id = 0; id < n; ++id) {
+    wd::Slot* s = stack.top();
+    ::new (static_cast<void*>(s->storage)) CountedTask(&checker, id);
+    s->exec = &wd::exec_closure<CountedTask, std::int64_t>;
+    stack.publish(s);
+    slots.push_back(s);
+  }
+  const wd::Claim claim = stack.steal(StealPolicy::fixed(2), 1);
+  ASSERT_EQ(claim.count, 2);
+  run_claim(claim);  // the thief runs tasks 0 and 1
+  // The broken pop: take the top slot and run whatever it holds, never consulting H.
+  for (std::int64_t id = n - 1; id >= 0; --id) {
+    try {
+      (void)(*slots[static_cast<std::size_t>(id)]->as<CountedTask>())();
+    } catch (const TaskError&) {
+    }
+  }
+  const auto report = checker.check(n);
+  EXPECT_FALSE(report.ok());
+  EXPECT_EQ(report.ran_more_than_once, (std::vector<std::int64_t>{0, 1})) << report.describe();
+  EXPECT_EQ(report.clobbered_runs, 2) << report.describe();
+  EXPECT_TRUE(report.never_ran.empty());
+}
+
+// A broken thief that claims a task and drops it: the checker reports the lost task.
+TEST_F(TaskStackTest, CheckerReportsATaskAClaimDropped) {
+  wd::TaskStack stack;
+  stack.init(16);
+  ExactlyOnceChecker checker(4);
+  Owner owner(stack, checker);
+  push_n(owner, 4);
+  const wd::Claim claim = stack.steal(StealPolicy::one(), 1);
+  ASSERT_EQ(claim.count, 1);
+  // Drop it: never run, but publish a made-up outcome so the owner's join completes.
+  ::new (static_cast<void*>(claim.first->storage)) std::int64_t{CountedTask::value_for(0)};
+  claim.first->state.store(static_cast<std::uint32_t>(wd::Outcome::kValue),
+                           std::memory_order_release);
+  owner.pop_all();
+  const auto report = checker.check(4);
+  EXPECT_FALSE(report.ok());
+  EXPECT_EQ(report.never_ran, (std::vector<std::int64_t>{0})) << report.describe();
+}
+
+// ---- Concurrent stress: one owner, 1..8 thieves, every policy ----
+
+using StressParam = std::tuple<std::string, int>;
+
+class TaskStackStress : public TaskStackTest, public ::testing::WithParamInterface<StressParam> {};
+
+// Runs a random nested push/pop program of `total` tasks on `stack` (an owner thread's view:
+// bursts of k pushes popped LIFO, random walks that go deep and shallow, pauses at depth
+// so that thieves find work), while `thieves` threads steal with `policy`. Checks I2.
+void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t exact_count,
+                int thieves, std::int64_t total, std::uint64_t seed) {
+  ExactlyOnceChecker checker(static_cast<std::size_t>(total));
+  Owner owner(stack, checker);
+  ThiefTotals totals;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thieves; ++t) {
+    threads.emplace_back(thief_loop, std::ref(stack), std::cref(policy), exact_count, t,
+                         std::cref(stop), std::ref(totals));
+  }
+
+  std::mt19937_64 rng(seed);
+  const auto capacity = static_cast<std::size_t>(stack.capacity());
+  while (owner.pushed() < total) {
+    if (!owner.has_room()) {
+      owner.pop();
+      continue;
+    }
+    switch (rng() % 4) {
+      case 1: {  // ping: one or two tasks pushed and popped at once; the owner's pop and a
+                 // thief's claim race for the same slot (the Dekker pair, I2)
+        for (int i = 0; i < 300 && owner.pushed() < total; ++i) {
+          const int k = 1 + static_cast<int>(rng() % 2);
+          for (int j = 0; j < k && owner.can_push(); ++j) owner.push();
+          while (owner.depth() > 0) owner.pop();
+        }
+        break;
+      }
+      case 0: {  // a burst: push k, pop k (like a loop of spawns joined in reverse)
+        const std::size_t k = 1 + rng() % (capacity - owner.depth());
+        for (std::size_t i = 0; i < k && owner.can_push(); ++i) owner.push();
+        if (owner.depth() >= 20 && rng() % 4 == 0) std::this_thread::yield();
+        while (owner.depth() > 0 && rng() % 8 != 0) owner.pop();
+        break;
+      }
+      default: {  // a random walk with a random bias: nested spawns and joins
+        const unsigned push_percent = 30 + static_cast<unsigned>(rng() % 50);
+        for (int step = 0; step < 200; ++step) {
+          if (owner.can_push() && rng() % 100 < push_percent) {
+            owner.push();
+          } else if (owner.depth() > 0) {
+            owner.pop();
+          }
+          if (owner.depth() >= 24 && rng() % 64 == 0) std::this_thread::yield();
+        }
+        break;
+      }
+    }
+  }
+  owner.pop_all();
+  stop.store(true, std::memory_order_release);
+  for (auto& t : threads) t.join();
+
+  const auto report = checker.check(owner.pushed());
+  EXPECT_TRUE(report.ok()) << report.describe();
+  EXPECT_EQ(owner.pushed(), total);
+  EXPECT_EQ(owner.ran_inline() + totals.tasks.load(), owner.pushed())
+      << "inline " << owner.ran_inline() << " + stolen " << totals.tasks.load();
+  EXPECT_EQ(owner.collected_stolen(), totals.tasks.load());
+  EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+  EXPECT_EQ(totals.bad_claims.load(), 0);
+  EXPECT_GT(totals.tasks.load(), 0) << "no steal succeeded: the test exercised nothing";
+  EXPECT_EQ(stack.size(), 0);
+  EXPECT_EQ(stack.available(), 0);
+  std::printf("%lld of %lld tasks stolen in %lld claims by %d thieves\n",
+              static_cast<long long>(totals.tasks.load()), static_cast<long long>(owner.pushed()),
+              static_cast<long long>(totals.claims.load()), thieves);
+}
+
+TEST_P(TaskStackStress, EveryTaskIsTakenExactlyOnce) {
+  const auto& [spec, thieves] = GetParam();
+  const StealPolicy policy = StealPolicy::parse(spec);
+  const std::int64_t exact = spec == "one"        ? 1
+                             : spec == "fixed:2"  ? 2
+                             : spec == "fixed:20" ? 20
+                                                  : 0;
+  const int rounds = 3;
+  const std::int64_t per_round = scaled(300000, 10000);
+  for (int round = 0; round < rounds; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    wd::TaskStack stack;
+    stack.init(round == 0 ? 64 : round == 1 ? 32 : 128);
+    run_stress(stack, policy, exact, thieves, per_round,
+               weft_test::mix64(static_cast<std::uint64_t>(round * 100 + thieves)));
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, TaskStackStress,
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half"),
+                                            ::testing::Values(1, 2, 4, 8)),
+                         [](const ::testing::TestParamInfo<StressParam>& info) {
+                           std::string name;
+                           for (char ch : std::get<0>(info.param)) {
+                             if (ch != ':') name.push_back(ch);
+                           }
+                           return name + "_" + std::to_string(std::get<1>(info.param)) + "thieves";
+                         });
+
+TEST_F(TaskStackTest, ReportsBarrierMode) {
+  const auto mode = weft::platform::barrier_mode();
+  const bool fence = wd::g_pop_needs_fence.load();
+  EXPECT_EQ(fence, mode == weft::platform::BarrierMode::kFence);
+  if (weft_test::kThreadSanitizer) {
+    EXPECT_TRUE(fence) << "TSan does not model membarrier";
+  }
+  RecordProperty("barrier_mode", weft::platform::barrier_mode_name(mode));
+  std::printf("barrier mode: %s\n", weft::platform::barrier_mode_name(mode));
+}
+
+}  // namespace

@@ -1,0 +1,150 @@
+// Helpers shared by the weft test suite: sanitizer-aware iteration counts, a watchdog that
+// turns a hang into a failure, the steal policies to sweep, and reference computations.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <future>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "weft/weft.hpp"
+
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TEST_TSAN 1
+#endif
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WEFT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WEFT_TEST_ASAN 1
+#endif
+#endif
+
+namespace weft_test {
+
+#if defined(WEFT_TEST_TSAN)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+#if defined(WEFT_TEST_ASAN)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+inline constexpr bool kSanitized = kThreadSanitizer || kAddressSanitizer;
+
+// Sanitized builds run 5-15x slower (TSan more than ASan); iteration counts are divided by
+// this so that every build finishes the suite in about the same time.
+inline constexpr std::int64_t kSlowdown = kThreadSanitizer ? 5 : (kAddressSanitizer ? 2 : 1);
+
+// `n` iterations in a plain build, n / kSlowdown (but at least `at_least`) in a sanitized one.
+constexpr std::int64_t scaled(std::int64_t n, std::int64_t at_least = 1) {
+  return std::max(at_least, n / kSlowdown);
+}
+
+// Runs fn() on its own thread and waits at most `timeout` for it. A hang must fail the test
+// rather than block CI until its global timeout, so on expiry this prints what hung and
+// aborts the whole test process (the stuck thread cannot be cancelled). Exceptions from fn
+// are rethrown here.
+template <class F>
+void with_watchdog(std::chrono::seconds timeout, const char* what, F&& fn) {
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  std::thread runner([&] {
+    try {
+      fn();
+      done.set_value();
+    } catch (...) {
+      done.set_exception(std::current_exception());
+    }
+  });
+  if (finished.wait_for(timeout) != std::future_status::ready) {
+    std::fprintf(stderr, "weft test watchdog: %s did not finish within %lld s (hang); aborting\n",
+                 what, static_cast<long long>(timeout.count()));
+    std::fflush(stderr);
+    std::abort();
+  }
+  runner.join();
+  finished.get();
+}
+
+// The steal policies every fork-join program is run under.
+inline const std::vector<std::string>& policy_specs() {
+  static const std::vector<std::string> specs = {"one", "fixed:2", "fixed:20", "half"};
+  return specs;
+}
+
+inline weft::Config make_config(std::string_view policy, unsigned workers) {
+  weft::Config c;
+  c.workers = workers;
+  c.steal = weft::StealPolicy::parse(policy);
+  return c;
+}
+
+// "fixed:20" -> "fixed20": gtest parameter names may hold only letters, digits and '_'.
+inline std::string name_for(std::string_view policy, unsigned workers) {
+  std::string name;
+  for (char ch : policy) {
+    if (ch != ':') name.push_back(ch);
+  }
+  return name + "_w" + std::to_string(workers);
+}
+
+inline std::int64_t serial_fib(int n) {
+  std::int64_t a = 0;
+  std::int64_t b = 1;
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
+}
+
+// Fork-join Fibonacci: one spawn per call with n >= 2.
+inline std::int64_t weft_fib(int n) {
+  if (n < 2) return n;
+  auto a = weft::spawn([n] { return weft_fib(n - 1); });
+  const std::int64_t b = weft_fib(n - 2);
+  return a.join() + b;
+}
+
+// The number of spawn calls weft_fib(n) makes: the calls with n >= 2, fib(n + 1) - 1.
+inline std::uint64_t fib_spawns(int n) {
+  return n < 2 ? 0 : static_cast<std::uint64_t>(serial_fib(n + 1) - 1);
+}
+
+// Waits (yielding) until pred() holds or `timeout` passes; returns pred().
+template <class Pred>
+bool spin_until(Pred pred, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline) return pred();
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+// SplitMix64: a seeded, reproducible source of test shapes.
+inline std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace weft_test
