@@ -22,7 +22,7 @@
 
 namespace {
 
-__attribute__((noinline)) long serial_fib(int n) {
+long serial_fib(int n) {
   if (n < 2) return n;
   return serial_fib(n - 1) + serial_fib(n - 2);
 }

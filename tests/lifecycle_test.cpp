@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -115,6 +116,21 @@ TEST(Lifecycle, PinnedWorkersRun) {
   c.pin = true;
   weft::Runtime rt(c);
   EXPECT_EQ(rt.run([] { return weft_fib(20); }), serial_fib(20));
+}
+
+// A worker thread that cannot be created (here: a 1 TiB stack, which the kernel refuses) is
+// reported as std::system_error from the constructor, after the workers that did start were
+// shut down and joined, and the process can go on building runtimes.
+TEST(Lifecycle, AWorkerThatCannotStartIsReportedAndCleanedUp) {
+  weft::Config c;
+  c.workers = 2;
+  c.worker_stack_bytes = std::size_t{1} << 40;
+  weft_test::with_watchdog(60s, "a runtime whose workers cannot start",
+                           [&] { EXPECT_THROW(weft::Runtime rt(c), std::system_error); });
+  weft::Config ok;
+  ok.workers = 2;
+  weft::Runtime rt(ok);
+  EXPECT_EQ(rt.run([] { return weft_fib(15); }), serial_fib(15));
 }
 
 // ---- Config validation at construction ----

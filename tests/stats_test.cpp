@@ -2,6 +2,7 @@
 // Stats values (the StatsFormat suite, label unit).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -213,6 +214,72 @@ TEST(Stats, JsonAndTableOfARealRunNameEveryField) {
   EXPECT_NE(table.find(std::to_string(fib_spawns(18))), std::string::npos) << table;
 }
 
+// Recurses `levels` frames deep (each holding a 128-byte array) and there spawns a busy
+// tree, waits until a thief has started it, and joins it: the worker running the root then
+// waits for a stolen task deep in its stack while the thief's stack holds stealable tasks.
+std::int64_t deep_wait(int levels) {
+  volatile char pad[128];
+  pad[0] = static_cast<char>(levels);
+  if (levels == 0) {
+    std::atomic<bool> started{false};
+    auto tree = weft::spawn([&started] {
+      started.store(true);
+      return weft_test::busy_tree(5, 7, true);  // 3125 leaves: 6 ms of work
+    });
+    EXPECT_TRUE(weft_test::spin_until([&] { return started.load(); }, 20s)) << "never stolen";
+    return tree.join();
+  }
+  const std::int64_t r = deep_wait(levels - 1);
+  return r + (pad[0] == static_cast<char>(levels) ? 0 : 1);
+}
+
+// About 800 KB of stack in every build (ASan's frames are several times larger): far above
+// the tight limit below, far below the generous one.
+constexpr int kDeepWaitLevels = weft_test::kAddressSanitizer ? 500 : 3000;
+
+// Two workers (the root's and one thief) run deep_wait under `fraction`, `rounds` times or
+// until `enough` says so.
+template <class Enough>
+weft::Stats deep_waits_under(double fraction, int rounds, Enough enough) {
+  weft::Config c = weft_test::make_config("one", 2);
+  c.worker_stack_bytes = std::size_t{8} << 20;
+  c.help_stack_fraction = fraction;
+  weft::Runtime rt(c);
+  const std::int64_t want = weft_test::busy_tree(5, 7, false);
+  for (int round = 0; round < rounds; ++round) {
+    EXPECT_EQ(rt.run([] { return deep_wait(kDeepWaitLevels); }), want);
+    if (enough(rt.stats())) break;
+  }
+  return settled_stats(rt);
+}
+
+// The help bound (docs/ARCHITECTURE.md, "Join and its bound"): a waiting worker starts a
+// stolen task only while its stack use is below help_stack_fraction * worker_stack_bytes,
+// so the deepest steal start stays below that plus a few runtime frames. The program waits
+// about 800 KB deep; the control run (a generous limit) shows that it steals there.
+TEST(Stats, StealsStartBelowTheHelpLimit) {
+  const double tight = 0.005;  // 42 KB of the 8 MiB stack
+  const auto limit = static_cast<std::uint64_t>(tight * (8 << 20));
+  const std::uint64_t slack = 16 << 10;
+  const weft::Stats s = deep_waits_under(tight, 3, [](const weft::Stats&) { return false; });
+  EXPECT_GE(s.total.stolen_joins, 3u) << "the root should have waited for its stolen tree";
+  std::uint64_t max_seen = 0;
+  for (const weft::WorkerStats& w : s.per_worker) {
+    EXPECT_LE(w.max_steal_stack_bytes, limit + slack) << s.table();
+    max_seen = std::max(max_seen, w.max_steal_stack_bytes);
+  }
+  EXPECT_EQ(s.total.max_steal_stack_bytes, max_seen) << "the total is the maximum, not a sum";
+
+  const weft::Stats control = deep_waits_under(0.9, 20, [&](const weft::Stats& st) {
+    return st.total.max_steal_stack_bytes > limit + slack;
+  });
+  EXPECT_GT(control.total.max_steal_stack_bytes, limit + slack)
+      << "with a generous limit the program should steal deep in its stack (else the check "
+         "above proves nothing)\n"
+      << control.table();
+  EXPECT_GT(control.total.leapfrogs, 0u) << control.table();
+}
+
 // ---- Formatting of hand-built values (label unit) ----
 
 weft::WorkerStats numbered(std::uint64_t base) {
@@ -231,6 +298,24 @@ TEST(StatsFormat, SumAddsEveryField) {
     EXPECT_EQ(a.*f.member, (1 + i) + (100 + i)) << f.name;
     ++i;
   }
+}
+
+TEST(StatsFormat, MaxStealStackIsAMaximumNotASum) {
+  weft::WorkerStats a;
+  weft::WorkerStats b;
+  a.max_steal_stack_bytes = 4096;
+  b.max_steal_stack_bytes = 1000;
+  a.steals = 1;
+  b.steals = 2;
+  a += b;
+  EXPECT_EQ(a.max_steal_stack_bytes, 4096u);
+  EXPECT_EQ(a.steals, 3u);
+  b += a;
+  EXPECT_EQ(b.max_steal_stack_bytes, 4096u);
+  weft::Stats s;
+  s.per_worker = {a};
+  s.total = a;
+  EXPECT_NE(s.json().find("\"max_steal_stack\":4096"), std::string::npos) << s.json();
 }
 
 TEST(StatsFormat, TasksPerSteal) {

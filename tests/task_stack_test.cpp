@@ -150,7 +150,7 @@ class Owner {
   void pop() {
     const auto [s, id] = pending_.back();
     pending_.pop_back();
-    if (stack_.pop(s)) {
+    if (stack_.pop(s) || stack_.pop_contended(s)) {
       ++inline_;
       CountedTask* task = s->as<CountedTask>();
       try {

@@ -147,4 +147,38 @@ inline std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// Busy-waits for `d` of wall time (a leaf's "work" that takes the same time in every build).
+inline void spin_for(std::chrono::microseconds d) {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// A tree whose leaves each spin for a couple of microseconds, so that a run lasts
+// milliseconds: long enough for every worker to wake up and steal, many times. Five children
+// per node: four spawned (typed futures, joined newest first), one computed inline. With
+// `parallel` false it is the serial reference.
+inline std::int64_t busy_tree(int depth, std::uint64_t seed, bool parallel) {
+  if (depth == 0) {
+    spin_for(std::chrono::microseconds(2));
+    return static_cast<std::int64_t>(seed % 101);
+  }
+  const auto kid = [seed](std::uint64_t i) { return mix64(seed * 8 + i); };
+  if (!parallel) {
+    std::int64_t sum = 0;
+    for (std::uint64_t i = 0; i < 5; ++i) sum += busy_tree(depth - 1, kid(i), false);
+    return sum;
+  }
+  auto f0 = weft::spawn([=] { return busy_tree(depth - 1, kid(0), true); });
+  auto f1 = weft::spawn([=] { return busy_tree(depth - 1, kid(1), true); });
+  auto f2 = weft::spawn([=] { return busy_tree(depth - 1, kid(2), true); });
+  auto f3 = weft::spawn([=] { return busy_tree(depth - 1, kid(3), true); });
+  std::int64_t sum = busy_tree(depth - 1, kid(4), true);
+  sum += f3.join();
+  sum += f2.join();
+  sum += f1.join();
+  sum += f0.join();
+  return sum;
+}
+
 }  // namespace weft_test

@@ -11,7 +11,8 @@
 //              mean b_d, where a shape function maps (b0, d, gen_mx) to b_d
 //   hybrid     geometric while depth < shift_depth * gen_mx, binomial below
 //   balanced   every node above depth gen_mx has (int)b0 children
-// No node but a binomial root has more than kMaxChildren children.
+// Only a binomial root and the nodes of a balanced tree may have more than kMaxChildren
+// children; every other count is capped there.
 #pragma once
 
 #include <cstdint>

@@ -36,9 +36,17 @@ template <class T, class C = void>
 class [[nodiscard]] Future;
 
 namespace detail {
-// A Future's state in one word: a slot pointer (slots are 64-byte aligned, so never below
-// 64), or one of these small tags. One word keeps spawn and join to a register move.
-enum FutureTag : std::uintptr_t { kEmptyTag = 0, kValueTag = 1, kExceptionTag = 2 };
+// A Future is one word, so that spawn and join keep it in a register and no out-of-line
+// code ever takes its address:
+//   an even, non-zero word   the task-stack slot its task was pushed into (64-byte aligned);
+//   kEmptyFuture (1)         joined, moved from, or default-constructed;
+//   a heap slot | kReadyBit  the task already ran at the spawn (no runtime, or a full task
+//                            stack), and its outcome waits in that slot.
+inline constexpr std::uintptr_t kReadyBit = 1;
+inline constexpr std::uintptr_t kEmptyFuture = 1;
+
+Slot* new_ready_slot();                    // for spawns that run at once
+void delete_ready_slot(Slot* s) noexcept;
 
 template <class Fn, class Arg>
 void construct_closure(Slot* s, Arg&& fn) {
@@ -49,6 +57,18 @@ void construct_closure(Slot* s, Arg&& fn) {
         BoxedClosure<Fn>{std::make_unique<Fn>(std::forward<Arg>(fn))};
   }
 }
+
+// The spawn of a task that cannot be pushed: runs it now and keeps its outcome in a heap
+// slot. Off the fast path (serial elision, or a full task stack).
+template <class Fn, class T, class Arg>
+[[gnu::noinline]] std::uintptr_t spawn_run_now(WorkerCore* w, Arg&& fn) {
+  note_overflow_spawn(w);
+  Slot* r = new_ready_slot();
+  construct_closure<Fn>(r, std::forward<Arg>(fn));
+  const Outcome outcome = exec_closure<StoredClosure<Fn>, T>(r);
+  r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
+  return reinterpret_cast<std::uintptr_t>(r) | kReadyBit;
+}
 }  // namespace detail
 
 template <class T, class C>
@@ -56,81 +76,62 @@ class [[nodiscard]] Future {
   static_assert(!std::is_reference_v<T>,
                 "weft: a task may not return a reference; return a pointer or a "
                 "std::reference_wrapper instead");
-  using Value = detail::ValueOf<T>;
 
  public:
   using value_type = T;
 
-  Future() noexcept {}
-  Future(Future&& other) noexcept { take_from(other); }
+  Future() noexcept = default;
+  Future(Future&& other) noexcept : word_(std::exchange(other.word_, detail::kEmptyFuture)) {}
   template <class C2>
     requires(std::is_void_v<C> && !std::is_void_v<C2>)
-  Future(Future<T, C2>&& other) noexcept {  // NOLINT: implicit erasure is the point
-    take_from(other);
-  }
+  Future(Future<T, C2>&& other) noexcept  // NOLINT: implicit erasure is the point
+      : word_(std::exchange(other.word_, detail::kEmptyFuture)) {}
   Future& operator=(Future&& other) noexcept {
     if (this != &other) {
-      discard();
-      take_from(other);
+      if (word_ != detail::kEmptyFuture) discard(word_);
+      word_ = std::exchange(other.word_, detail::kEmptyFuture);
     }
     return *this;
   }
   Future(const Future&) = delete;
   Future& operator=(const Future&) = delete;
-  ~Future() { discard(); }
+  ~Future() {
+    if (word_ != detail::kEmptyFuture) [[unlikely]] discard(word_);
+  }
 
   // True until joined (or moved from).
-  bool valid() const noexcept { return word_ != detail::kEmptyTag; }
+  bool valid() const noexcept { return word_ != detail::kEmptyFuture; }
 
   // Waits for the task and returns its value, or rethrows its exception. If the task was
   // not stolen, runs it here and now.
+  //
+  // Only the not-stolen path is inline; the rest is out of line and takes the word by
+  // value, so that spawn and join add little code to the caller and never make the future
+  // escape: small recursive functions then compile about as tightly as their serial forms.
   T join() {
-    const std::uintptr_t word = word_;
-    if (word > detail::kExceptionTag) [[likely]] {
-      word_ = detail::kEmptyTag;
-      return join_slot(reinterpret_cast<detail::Slot*>(word));
-    }
-    return take_ready();
-  }
-
-  // For spawn: a future of a task pushed into slot `s`.
-  static Future pushed(detail::Slot* s) noexcept {
-    Future f;
-    f.word_ = reinterpret_cast<std::uintptr_t>(s);
-    return f;
-  }
-
-  // For spawn: runs `fn` now (serial elision, or a full task stack) and keeps the outcome.
-  template <class F>
-  static Future run_now(F&& fn) noexcept {
-    Future f;
-    try {
-      if constexpr (std::is_void_v<T>) {
-        std::invoke(std::forward<F>(fn));
-        ::new (static_cast<void*>(&f.value_)) Value{};
-      } else {
-        ::new (static_cast<void*>(&f.value_)) Value(std::invoke(std::forward<F>(fn)));
+    const std::uintptr_t word = std::exchange(word_, detail::kEmptyFuture);
+    if ((word & detail::kReadyBit) == 0) [[likely]] {
+      detail::Slot* s = reinterpret_cast<detail::Slot*>(word);
+      // Outside a worker this is the serial worker, whose (checked) pop reports the misuse.
+      detail::WorkerCore* w = detail::current_worker();
+      if (w->stack.pop(s)) [[likely]] {
+        return run_inline(s);
       }
-      f.word_ = detail::kValueTag;
-    } catch (...) {
-      ::new (static_cast<void*>(&f.error_)) std::exception_ptr(std::current_exception());
-      f.word_ = detail::kExceptionTag;
+      return join_contended(w, s);
     }
+    return join_ready(word);
+  }
+
+  // For spawn.
+  static Future from_word(std::uintptr_t word) noexcept {
+    Future f;
+    f.word_ = word;
     return f;
   }
 
  private:
   template <class, class>
   friend class Future;
-
-  static T join_slot(detail::Slot* s) {
-    // On a thread that is no worker this is the serial worker, whose pop reports the misuse.
-    detail::WorkerCore* w = detail::current_worker();
-    if (w->stack.pop(s)) [[likely]] {
-      return run_inline(s);
-    }
-    return collect_stolen(w, s, detail::wait_for_stolen(w, s));
-  }
 
   static T run_inline(detail::Slot* s) {
     if constexpr (std::is_void_v<C>) {
@@ -145,6 +146,40 @@ class [[nodiscard]] Future {
     }
   }
 
+  // The pop saw a thief at the slot: settle it; run the task here if the thief backed off.
+  [[gnu::noinline]] static T join_contended(detail::WorkerCore* w, detail::Slot* s) {
+    if (w->stack.pop_contended(s)) return run_inline(s);
+    const detail::Outcome outcome = detail::wait_for_stolen(w, s);
+    if (outcome == detail::Outcome::kException) {
+      std::exception_ptr e = detail::take_exception(s);
+      w->stack.release_stolen(s);
+      std::rethrow_exception(std::move(e));
+    }
+    if constexpr (std::is_void_v<T>) {
+      s->as<Unit>()->~Unit();
+      w->stack.release_stolen(s);
+    } else {
+      T v = detail::take_value<T>(s);
+      w->stack.release_stolen(s);
+      return v;
+    }
+  }
+
+  // A task that ran at its spawn: take the outcome from its heap slot.
+  [[gnu::noinline]] static T join_ready(std::uintptr_t word) {
+    if (word == detail::kEmptyFuture) {
+      throw std::logic_error(
+          "weft::Future::join: the future is empty (already joined, moved from, or "
+          "default-constructed)");
+    }
+    detail::Slot* r = reinterpret_cast<detail::Slot*>(word & ~detail::kReadyBit);
+    struct Free {
+      detail::Slot* r;
+      ~Free() { detail::delete_ready_slot(r); }
+    } free_slot{r};
+    return collect(r, static_cast<detail::Outcome>(r->state.load(std::memory_order_relaxed)));
+  }
+
   // Takes the outcome left in the slot by exec_closure.
   static T collect(detail::Slot* s, detail::Outcome outcome) {
     if (outcome == detail::Outcome::kException) [[unlikely]] {
@@ -157,65 +192,15 @@ class [[nodiscard]] Future {
     }
   }
 
-  static T collect_stolen(detail::WorkerCore* w, detail::Slot* s, detail::Outcome outcome) {
-    if (outcome == detail::Outcome::kException) {
-      std::exception_ptr e = detail::take_exception(s);
-      w->stack.release_stolen(s);
-      std::rethrow_exception(std::move(e));
-    }
-    if constexpr (std::is_void_v<T>) {
-      w->stack.release_stolen(s);
-    } else {
-      T v = detail::take_value<T>(s);
-      w->stack.release_stolen(s);
-      return v;
-    }
-  }
-
-  T take_ready() {
-    if (word_ == detail::kValueTag) {
-      word_ = detail::kEmptyTag;
-      Value v(std::move(value_));
-      value_.~Value();
-      if constexpr (!std::is_void_v<T>) return v;
-    } else if (word_ == detail::kExceptionTag) {
-      word_ = detail::kEmptyTag;
-      std::exception_ptr e = std::move(error_);
-      error_.~exception_ptr();
-      std::rethrow_exception(std::move(e));
-    } else {
-      throw std::logic_error(
-          "weft::Future::join: the future is empty (already joined, moved from, or "
-          "default-constructed)");
-    }
-  }
-
-  template <class C2>
-  void take_from(Future<T, C2>& other) noexcept {
-    word_ = other.word_;
-    if (word_ == detail::kValueTag) {
-      ::new (static_cast<void*>(&value_)) Value(std::move(other.value_));
-      other.value_.~Value();
-    } else if (word_ == detail::kExceptionTag) {
-      ::new (static_cast<void*>(&error_)) std::exception_ptr(std::move(other.error_));
-      other.error_.~exception_ptr();
-    }
-    other.word_ = detail::kEmptyTag;
-  }
-
-  void discard() noexcept {
-    if (word_ == detail::kEmptyTag) return;
+  [[gnu::noinline]] static void discard(std::uintptr_t word) noexcept {
+    Future f = from_word(word);
     try {
-      (void)join();
+      (void)f.join();
     } catch (...) {  // NOLINT: an unjoined task's exception has nobody to go to
     }
   }
 
-  std::uintptr_t word_ = detail::kEmptyTag;
-  union {
-    Value value_;
-    std::exception_ptr error_;
-  };
+  std::uintptr_t word_ = detail::kEmptyFuture;
 };
 
 template <class F>
@@ -237,11 +222,11 @@ SpawnedFuture<F> spawn(F&& fn) {
     s->exec = &detail::exec_closure<detail::StoredClosure<Fn>, SpawnResult<F>>;
     w->stack.publish(s);
     w->spawns.bump();
-    return SpawnedFuture<F>::pushed(s);
+    return SpawnedFuture<F>::from_word(reinterpret_cast<std::uintptr_t>(s));
   }
   // A full task stack, or no runtime (the serial worker's stack has no slots): run it now.
-  detail::note_overflow_spawn(w);
-  return SpawnedFuture<F>::run_now(std::forward<F>(fn));
+  return SpawnedFuture<F>::from_word(
+      detail::spawn_run_now<Fn, SpawnResult<F>>(w, std::forward<F>(fn)));
 }
 
 }  // namespace weft

@@ -3,6 +3,7 @@
 // barrier pairing are at the top of include/weft/detail/task_stack.hpp.
 #include "weft/detail/task_stack.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -24,6 +25,9 @@ void StealPort::lock() noexcept {
   while (!try_lock()) platform::cpu_relax();
 }
 
+TaskStack::TaskStack(SerialTag) noexcept
+    : head_(reinterpret_cast<Slot*>(~std::uintptr_t{0} & ~std::uintptr_t{kSlotBytes - 1})) {}
+
 TaskStack::~TaskStack() { ::operator delete[](slots_, std::align_val_t{kSlotBytes}); }
 
 void TaskStack::init(Index capacity) {
@@ -36,6 +40,7 @@ void TaskStack::init(Index capacity) {
 }
 
 bool TaskStack::pop_contended(Slot* t) noexcept {
+  if (slots_ == nullptr) lifo_violation(t);  // the serial worker: a join outside a runtime
   // We stored T = t and then saw H > t: a thief claimed slot t, or is deciding whether it
   // may (its claim crossed our store, I3). The port serialises us with that decision.
   port_.lock();
@@ -45,6 +50,8 @@ bool TaskStack::pop_contended(Slot* t) noexcept {
     return true;
   }
   // Slot t was claimed, so H == t + 1 (a claim never passes the T its thief re-read, I1).
+  // Anything else means the join was not of the top slot: an out-of-order join.
+  if (h != t + 1) lifo_violation(t);
   // Keep the slot occupied while it runs elsewhere: T = H = t + 1, nothing available (I4).
   tail_.store(t + 1, std::memory_order_relaxed);
   port_.unlock();
@@ -102,7 +109,7 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
 
 void TaskStack::lifo_violation(const Slot* expected) const noexcept {
   const Index top = size() - 1;
-  const bool ours = expected >= slots_ && expected < end_;
+  const bool ours = slots_ != nullptr && expected >= slots_ && expected < end_;
   if (ours) {
     std::fprintf(stderr,
                  "weft: Future::join out of LIFO order: joining the task in slot %lld while the "

@@ -21,7 +21,10 @@
 
 namespace weft::detail {
 
-WorkerCore g_serial_worker;
+WorkerCore g_serial_worker{TaskStack::SerialTag{}};
+
+Slot* new_ready_slot() { return new Slot{}; }
+void delete_ready_slot(Slot* s) noexcept { delete s; }
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
 namespace {
@@ -141,7 +144,7 @@ void Worker::run_claim(Claim claim) noexcept {
   for (Index i = k - 1; i >= pushed; --i) run_stolen(first + i);
   for (Index i = pushed - 1; i >= 0; --i) {
     Slot* proxy = stack.slot_at(base + i);
-    if (stack.pop(proxy)) {
+    if (stack.pop(proxy) || stack.pop_contended(proxy)) {
       run_stolen(proxy->as<ProxyTask>()->target);  // read before the slot is reused
     } else {
       // Another thief took the proxy: its outcome is always a value (proxies never throw).

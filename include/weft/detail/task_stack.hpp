@@ -42,6 +42,17 @@
 
 #include "weft/detail/slot.hpp"
 
+// WEFT_CHECKED adds the LIFO check to every join (an out-of-order join then aborts with a
+// message). On by default in builds without NDEBUG; define WEFT_CHECKED=1 to keep it in
+// optimised builds too.
+#ifndef WEFT_CHECKED
+#ifdef NDEBUG
+#define WEFT_CHECKED 0
+#else
+#define WEFT_CHECKED 1
+#endif
+#endif
+
 namespace weft {
 class StealPolicy;
 }
@@ -110,6 +121,11 @@ enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclin
 class TaskStack {
  public:
   TaskStack() = default;
+  // The serial worker's stack: no slots (every spawn runs at once), and H above every
+  // address, so that a join of a pushed task there always reaches pop_contended, which
+  // reports the misuse.
+  struct SerialTag {};
+  explicit TaskStack(SerialTag) noexcept;
   TaskStack(const TaskStack&) = delete;
   TaskStack& operator=(const TaskStack&) = delete;
   ~TaskStack();
@@ -132,20 +148,24 @@ class TaskStack {
     tail_.store(s + 1, std::memory_order_release);
   }
 
-  // Pops the newest task, which must be `expected` (LIFO). Returns true if it was not
-  // stolen: the caller then runs it inline. Returns false if a thief took it; the slot
-  // stays occupied until release_stolen().
+  // Pops the newest task, which must be `expected` (LIFO; checked in WEFT_CHECKED builds,
+  // which is the default unless NDEBUG). Returns true if no thief is at the slot: the
+  // caller then runs it inline. Otherwise the caller must settle with pop_contended().
   bool pop(Slot* expected) noexcept {
+#if WEFT_CHECKED
     if (tail_.load(std::memory_order_relaxed) != expected + 1) [[unlikely]] {
       lifo_violation(expected);
     }
+#endif
     tail_.store(expected, std::memory_order_relaxed);  // before the load below: barrier
     owner_store_load_barrier();
-    if (head_.load(std::memory_order_relaxed) <= expected) [[likely]] {
-      return true;
-    }
-    return pop_contended(expected);
+    return head_.load(std::memory_order_relaxed) <= expected;
   }
+
+  // After pop() returned false: settles with the thief under the port. Returns true if the
+  // thief backed off (run the task inline), false if it took the task; the slot then stays
+  // occupied until release_stolen().
+  bool pop_contended(Slot* t) noexcept;
 
   // After a stolen task's result was collected: frees its slot (owner; takes the port).
   void release_stolen(Slot* s) noexcept;
@@ -168,7 +188,6 @@ class TaskStack {
   Index index_of(const Slot* s) const noexcept { return s - slots_; }
 
  private:
-  bool pop_contended(Slot* t) noexcept;
   [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
   // Owner's line: written on every push and pop; thieves only read it.

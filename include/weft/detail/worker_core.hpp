@@ -28,6 +28,9 @@ class Counter {
 };
 
 struct alignas(kFalseSharingRange) WorkerCore {
+  WorkerCore() = default;
+  explicit WorkerCore(TaskStack::SerialTag tag) noexcept : stack(tag) {}
+
   TaskStack stack;
   // Owner-written, away from thief-written lines. Only `spawns` is on the fast path; the
   // inline joins are derived (every pushed task is joined once, inline or stolen).
