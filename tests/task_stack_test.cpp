@@ -610,7 +610,7 @@ TEST_P(TaskStackStress, EveryTaskIsTakenExactlyOnce) {
                              : spec == "fixed:20" ? 20
                                                   : 0;
   const int rounds = 3;
-  const std::int64_t per_round = scaled(300000, 10000);
+  const std::int64_t per_round = scaled(600000, 10000);
   for (int round = 0; round < rounds; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     wd::TaskStack stack;

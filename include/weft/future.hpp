@@ -6,7 +6,8 @@
 //
 // Rules (checked, never undefined):
 //   - Join futures in the reverse order of their spawns (LIFO), on the task that spawned
-//     them. A violation terminates the program with a message saying so, in every build.
+//     them. A violation terminates the program with a message saying so, in every build
+//     (but a child task joining its parent's future is caught only if the child was stolen).
 //   - An unjoined Future is joined by its destructor, so the closure's references to the
 //     spawning frame stay valid; an exception from a task joined that way is discarded.
 //   - An exception thrown by a task is rethrown by its join.

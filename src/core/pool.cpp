@@ -79,13 +79,14 @@ void Pool::finish_root(RootJob& job) noexcept {
   job.mark_done();
 }
 
-void Pool::sleep(Worker& /*w*/, std::chrono::microseconds nap) noexcept {
+bool Pool::sleep(std::chrono::microseconds nap) noexcept {
   const std::uint32_t seen = wake_word_.load(std::memory_order_seq_cst);
-  if (shutting_down() || pending_roots_.load(std::memory_order_seq_cst) > 0) return;
+  if (shutting_down() || pending_roots_.load(std::memory_order_seq_cst) > 0) return true;
   const bool run_active = active_runs_.load(std::memory_order_seq_cst) > 0;
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   platform::futex_wait(wake_word_, seen, run_active ? nap : std::chrono::microseconds::zero());
   sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  return wake_word_.load(std::memory_order_relaxed) != seen;
 }
 
 void Pool::notify_work() noexcept {

@@ -39,7 +39,8 @@ class Pool {
   bool shutting_down() const noexcept { return shutdown_.load(std::memory_order_acquire); }
   // Sleeps until work may be there: a bounded nap while a run is active, otherwise until
   // run() or shutdown. Returns at once if a root job or shutdown is already pending.
-  void sleep(Worker& w, std::chrono::microseconds nap) noexcept;
+  // Returns true if something woke it (the word changed), false if the nap ran out.
+  bool sleep(std::chrono::microseconds nap) noexcept;
   // Wakes one sleeper, if any: called where stealable work just appeared off the owner's
   // fast path (a thief that left work behind or pushed stolen tasks).
   void notify_work() noexcept;

@@ -95,7 +95,9 @@ void Worker::idle(IdleBackoff& backoff) noexcept {
       break;
     case IdleStep::kSleep:
       parks.bump();
-      pool_.sleep(*this, backoff.next_nap());
+      // Woken (a run started, or a thief left work behind): look around eagerly again
+      // instead of carrying the long nap of the previous idle spell into the new work.
+      if (pool_.sleep(backoff.next_nap())) backoff.reset();
       break;
   }
 }
