@@ -2,7 +2,10 @@
 // plain serial recursion. Every run is checked against the serial result.
 //
 //   weft-fib-demo [--n N] [--workers 1,2] [--steal one,fixed:2,fixed:20,half] [--repeat R]
-//                 [--json FILE]
+//                 [--json FILE] [--only serial|weft]
+//
+// Every result is checked against fib(n) computed by iteration. --only runs one side (for
+// counting instructions with callgrind); the table then lacks the ratios.
 //
 // Runs are alternated (serial, then every configuration, R times over) and medians reported,
 // so a noisy machine disturbs all configurations alike. "ns/spawn" is the 1-worker
@@ -34,18 +37,30 @@ long fib(int n) {
   return a.join() + b;
 }
 
+long fib_by_iteration(int n) {
+  long a = 0, b = 1;
+  for (int i = 0; i < n; ++i) {
+    const long next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
+}
+
 struct Options {
   int n = 35;
   std::vector<unsigned> workers{1, 2};
   std::vector<std::string> steal{"one", "fixed:2", "fixed:20", "half"};
   int repeat = 5;
   std::string json;
+  bool run_serial = true;
+  bool run_weft = true;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr,
                "weft-fib-demo: %s\nusage: weft-fib-demo [--n N] [--workers 1,2,...] "
-               "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE]\n",
+               "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE] [--only serial|weft]\n",
                message.c_str());
   std::exit(2);
 }
@@ -96,6 +111,10 @@ Options parse(int argc, char** argv) {
       o.repeat = static_cast<int>(parse_int(flag, value, 1, 1000));
     } else if (flag == "--json") {
       o.json = value;
+    } else if (flag == "--only") {
+      if (value != "serial" && value != "weft") usage_error("--only \"" + value + "\": expected serial or weft");
+      o.run_serial = value == "serial";
+      o.run_weft = value == "weft";
     } else {
       usage_error("unknown option " + flag);
     }
@@ -134,17 +153,25 @@ int main(int argc, char** argv) {
       setups.push_back({s, w, std::make_unique<weft::Runtime>(c), {}, {}});
     }
   }
-  const long spawns = serial_fib(opt.n + 1) - 1;  // internal nodes of the call tree
+  const long spawns = fib_by_iteration(opt.n + 1) - 1;  // internal nodes of the call tree
+  const long expected = fib_by_iteration(opt.n);
   std::vector<double> serial_times;
   const int n = opt.n;
   for (int r = 0; r < opt.repeat; ++r) {
     std::fprintf(stderr, "\rrepetition %d/%d ...", r + 1, opt.repeat);
-    auto t0 = std::chrono::steady_clock::now();
-    const long expected = serial_fib(n);
-    serial_times.push_back(seconds_since(t0));
+    if (opt.run_serial) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const long got = serial_fib(n);
+      serial_times.push_back(seconds_since(t0));
+      if (got != expected) {
+        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n", n, got, expected);
+        return 1;
+      }
+    }
+    if (!opt.run_weft) continue;
     for (auto& s : setups) {
       s.rt->reset_stats();
-      t0 = std::chrono::steady_clock::now();
+      const auto t0 = std::chrono::steady_clock::now();
       const long got = s.rt->run([n] { return fib(n); });
       s.times.push_back(seconds_since(t0));
       if (got != expected) {
@@ -157,9 +184,14 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "\r%*s\r", 40, "");
 
-  const double ts = median(serial_times);
+  if (!opt.run_weft) {
+    std::printf("fib(%d) = %ld, serial only, %d repetitions, median %.4f s\n", n, expected,
+                opt.repeat, median(serial_times));
+    return 0;
+  }
+  const double ts = opt.run_serial ? median(serial_times) : 0.0;
   std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", n,
-              serial_fib(n), spawns, opt.repeat, ts);
+              expected, spawns, opt.repeat, ts);
   std::printf("%-9s %7s %9s %8s %9s %9s %9s %10s %11s %9s %7s\n", "steal", "workers", "time_s",
               "x_serial", "ns/spawn", "speedup", "steals", "tasks/stl", "stolen_join", "leapfrog",
               "parks");
@@ -173,19 +205,20 @@ int main(int argc, char** argv) {
     for (const auto& o : setups) {
       if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
     }
-    const double ns_per_spawn = s.workers == 1 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
+    const double ns_per_spawn =
+        s.workers == 1 && ts > 0 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
     const double speedup = one_worker > 0 ? one_worker / t : 0;
     const double reps = opt.repeat;
     const auto& c = s.counters;
     char ns_text[32] = "-";
-    if (s.workers == 1) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
+    if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
     std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f %9.0f %10.2f %11.0f %9.0f %7.0f\n", s.steal.c_str(),
-                s.workers, t, t / ts, ns_text, speedup, c.steals / reps, c.tasks_per_steal(),
+                s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup, c.steals / reps, c.tasks_per_steal(),
                 c.stolen_joins / reps, c.leapfrogs / reps, c.parks / reps);
     json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
-         << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << t / ts
+         << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
          << ",\"speedup_vs_1_worker\":" << speedup;
-    if (s.workers == 1) json << ",\"ns_per_spawn\":" << ns_per_spawn;
+    if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
     json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
          << ",\"tasks_stolen\":" << c.tasks_stolen / reps << ",\"steal_attempts\":" << c.steal_attempts / reps
          << ",\"stolen_joins\":" << c.stolen_joins / reps << ",\"leapfrogs\":" << c.leapfrogs / reps
