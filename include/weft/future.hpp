@@ -59,16 +59,22 @@ void construct_closure(Slot* s, Arg&& fn) {
   }
 }
 
-// The spawn of a task that cannot be pushed: runs it now and keeps its outcome in a heap
-// slot. Off the fast path (serial elision, or a full task stack).
+// Runs a task now and keeps its outcome in a heap slot; returns the future's word.
 template <class Fn, class T, class Arg>
-[[gnu::noinline]] std::uintptr_t spawn_run_now(WorkerCore* w, Arg&& fn) {
-  note_overflow_spawn(w);
+std::uintptr_t run_now(Arg&& fn) {
   Slot* r = new_ready_slot();
   construct_closure<Fn>(r, std::forward<Arg>(fn));
   const Outcome outcome = exec_closure<StoredClosure<Fn>, T>(r);
   r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
   return reinterpret_cast<std::uintptr_t>(r) | kReadyBit;
+}
+
+// The spawn of a task that cannot be pushed (serial elision, or a full task stack). Off the
+// fast path.
+template <class Fn, class T, class Arg>
+[[gnu::noinline]] std::uintptr_t spawn_run_now(WorkerCore* w, Arg&& fn) {
+  note_overflow_spawn(w);
+  return run_now<Fn, T>(std::forward<Arg>(fn));
 }
 }  // namespace detail
 

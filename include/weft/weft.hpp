@@ -12,6 +12,7 @@
 #pragma once
 
 #include "weft/config.hpp"
+#include "weft/cutoff.hpp"
 #include "weft/future.hpp"
 #include "weft/invoke.hpp"
 #include "weft/runtime.hpp"

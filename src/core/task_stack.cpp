@@ -74,7 +74,11 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
     if (why != nullptr) *why = reason;
     return Claim{};
   };
-  if (available() == 0) return fail(StealFailure::kEmpty);  // cheap look before the port
+  // Cheap looks before the port, which shares its line with H: a thief that takes the port
+  // for nothing costs the owner a cache miss on its next pop.
+  const Index seen = available();
+  if (seen == 0) return fail(StealFailure::kEmpty);
+  if (policy.amount(StealView{seen}) <= 0) return fail(StealFailure::kPolicyDeclined);
   if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
 
   Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
