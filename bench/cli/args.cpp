@@ -1,0 +1,246 @@
+#include "cli/args.hpp"
+
+#include <charconv>
+#include <limits>
+#include <system_error>
+
+#include <weft/config.hpp>
+
+#include "uts/tree_flags.hpp"
+
+namespace weft_bench {
+namespace {
+
+// A whole decimal number in [lo, hi], or a UsageError naming `argument`.
+std::int64_t parse_integer(std::string_view argument, std::string_view text, std::int64_t lo,
+                           std::int64_t hi) {
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || v < lo ||
+      v > hi) {
+    throw UsageError(argument, "expected a whole number from " + std::to_string(lo) + " to " +
+                                   std::to_string(hi) + ", got \"" + std::string(text) + "\"");
+  }
+  return v;
+}
+
+// Splits "a,b,c"; an empty list or item is an error (a typo, never a wish).
+std::vector<std::string_view> split_list(std::string_view argument, std::string_view text) {
+  std::vector<std::string_view> items;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma - start);
+    if (item.empty()) {
+      throw UsageError(argument, "empty item in list \"" + std::string(text) + "\"");
+    }
+    items.push_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::string known_presets() {
+  std::string names;
+  for (const auto& p : uts::presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+std::vector<std::string> parse_steal(std::string_view text) {
+  std::vector<std::string> specs;
+  for (std::string_view s : split_list("--steal", text)) {
+    try {
+      (void)weft::StealPolicy::parse(s, "--steal");
+    } catch (const weft::ConfigError& e) {
+      throw UsageError("--steal " + std::string(s), e.what());
+    }
+    specs.emplace_back(s);
+  }
+  return specs;
+}
+
+std::vector<Impl> parse_impls(std::string_view text) {
+  std::vector<Impl> impls{Impl::kSeq};  // the baseline always runs, first
+  for (std::string_view s : split_list("--impl", text)) {
+    Impl impl;
+    if (s == "seq") {
+      continue;
+    } else if (s == "weft") {
+      impl = Impl::kWeft;
+    } else if (s == "threads") {
+      impl = Impl::kThreads;
+    } else {
+      throw UsageError("--impl " + std::string(s),
+                       "unknown implementation (known: seq, weft, threads)");
+    }
+    bool seen = false;
+    for (Impl i : impls) seen = seen || i == impl;
+    if (!seen) impls.push_back(impl);
+  }
+  return impls;
+}
+
+// Applies the tree flags over the preset's (or the default) parameters. A range error found
+// only by validate() is attributed to the first flag that alone makes the base invalid.
+void apply_tree_flags(Options& o, const std::vector<std::pair<std::string_view, std::string_view>>&
+                                      flags) {
+  if (flags.empty()) return;
+  const uts::TreeParams base = o.tree;
+  for (const auto& [flag, value] : flags) {
+    const uts::FlagResult r = uts::apply_tree_flag(o.tree, flag, value);
+    if (!r.error.empty()) throw UsageError(std::string(flag) + " " + std::string(value), r.error);
+  }
+  const std::string error = uts::validate(o.tree);
+  if (!error.empty()) {
+    std::string culprit = "tree";
+    for (const auto& [flag, value] : flags) {
+      uts::TreeParams alone = base;
+      (void)uts::apply_tree_flag(alone, flag, value);
+      if (!uts::validate(alone).empty()) {
+        culprit = std::string(flag) + " " + std::string(value);
+        break;
+      }
+    }
+    throw UsageError(culprit, error);
+  }
+  o.tree_name = "custom";
+  o.preset = nullptr;
+}
+
+}  // namespace
+
+std::string_view impl_name(Impl impl) {
+  switch (impl) {
+    case Impl::kSeq: return "seq";
+    case Impl::kWeft: return "weft";
+    case Impl::kThreads: return "threads";
+  }
+  return "unknown";
+}
+
+std::string Cutoff::spec() const {
+  switch (kind) {
+    case Kind::kNone: return "none";
+    case Kind::kLevel: return "level:" + std::to_string(value);
+    case Kind::kTasks: return "tasks:" + std::to_string(value);
+  }
+  return "unknown";
+}
+
+Cutoff parse_cutoff(std::string_view spec) {
+  const std::string argument = "--cutoff " + std::string(spec);
+  if (spec == "none") return {};
+  const std::size_t colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  if (colon == std::string_view::npos || (kind != "level" && kind != "tasks")) {
+    throw UsageError(argument, "expected none, level:L or tasks:K");
+  }
+  const std::string_view number = spec.substr(colon + 1);
+  if (kind == "level") {
+    return {Cutoff::Kind::kLevel,
+            parse_integer(argument, number, 0, std::numeric_limits<std::int32_t>::max())};
+  }
+  return {Cutoff::Kind::kTasks, parse_integer(argument, number, 1, 1 << 30)};
+}
+
+Options parse_args(std::span<const std::string_view> args) {
+  Options o;
+  if (args.empty()) throw UsageError("subcommand", "missing (expected uts or fib; see --help)");
+  const std::string_view sub = args[0];
+  if (sub == "--help" || sub == "-h") return o;
+  if (sub == "uts") {
+    o.command = Command::kUts;
+    o.preset = uts::find_preset(o.tree_name);
+    o.tree = o.preset->params;
+  } else if (sub == "fib") {
+    o.command = Command::kFib;
+  } else {
+    throw UsageError(sub, "unknown subcommand (expected uts or fib)");
+  }
+  bool have_n = false;
+  std::vector<std::pair<std::string_view, std::string_view>> tree_flags;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string_view flag = args[i];
+    if (flag == "--help" || flag == "-h") {
+      o.command = Command::kHelp;
+      return o;
+    }
+    if (o.command == Command::kFib && !flag.starts_with("-")) {
+      if (have_n) throw UsageError(flag, "unexpected argument (fib takes one N)");
+      o.fib_n = static_cast<int>(parse_integer("fib N", flag, 1, 50));
+      have_n = true;
+      continue;
+    }
+    if (!flag.starts_with("-")) throw UsageError(flag, "unexpected argument");
+    const bool is_option = flag == "--steal" || flag == "--workers" || flag == "--repeat" ||
+                           flag == "--json" ||
+                           (o.command == Command::kUts &&
+                            (flag == "--tree" || flag == "--impl" || flag == "--chunk" ||
+                             flag == "--cutoff"));
+    uts::TreeParams scratch;
+    const bool is_tree_flag =
+        o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
+    if (!is_option && !is_tree_flag) throw UsageError(flag, "unknown option");
+    if (i + 1 >= args.size()) throw UsageError(flag, "missing value");
+    const std::string_view value = args[++i];
+    const std::string argument = std::string(flag) + " " + std::string(value);
+    if (is_tree_flag) {
+      tree_flags.emplace_back(flag, value);
+    } else if (flag == "--steal") {
+      o.steal = parse_steal(value);
+    } else if (flag == "--workers") {
+      o.workers.clear();
+      for (std::string_view w : split_list(flag, value)) {
+        const std::string item = "--workers " + std::string(w);
+        o.workers.push_back(static_cast<unsigned>(parse_integer(item, w, 1, 4096)));
+      }
+    } else if (flag == "--repeat") {
+      o.repeat = static_cast<int>(parse_integer(argument, value, 1, 100000));
+    } else if (flag == "--json") {
+      if (value.empty()) throw UsageError(flag, "empty file name");
+      o.json = value;
+    } else if (flag == "--tree") {
+      o.preset = uts::find_preset(value);
+      if (o.preset == nullptr) {
+        throw UsageError(argument, "unknown tree preset (known: " + known_presets() + ")");
+      }
+      o.tree_name = o.preset->name;
+      o.tree = o.preset->params;
+    } else if (flag == "--impl") {
+      o.impls = parse_impls(value);
+    } else if (flag == "--chunk") {
+      o.chunk = static_cast<std::size_t>(parse_integer(argument, value, 1, 1 << 30));
+    } else if (flag == "--cutoff") {
+      o.cutoff = parse_cutoff(value);
+    }
+  }
+  if (o.command == Command::kFib && !have_n) throw UsageError("fib", "missing N (e.g. fib 35)");
+  // Flags apply over --tree wherever it appears; with any flag the tree is no longer a preset.
+  apply_tree_flags(o, tree_flags);
+  return o;
+}
+
+std::string usage() {
+  return "usage:\n"
+         "  weft-bench uts [--tree NAME | -t T -b B0 -m M -q Q -r R -d D -a A -f F -g G]\n"
+         "                 [--impl seq,weft,threads] [--steal one,fixed:D,half] [--workers 1,2]\n"
+         "                 [--chunk C] [--cutoff none|level:L|tasks:K] [--repeat R] [--json FILE]\n"
+         "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2] [--repeat R]\n"
+         "                 [--json FILE]\n"
+         "  weft-bench --help\n"
+         "\n"
+         "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
+         "  every other run is checked against it (and against the preset's published counts).\n"
+         "  Trees: " + known_presets() + " (default T3), or the reference's flags\n"
+         "  (e.g. -t 0 -b 2000 -q 0.124875 -m 8 -r 42). --steal applies to weft, --chunk to\n"
+         "  threads, --cutoff to weft (level:L spawns only above depth L; tasks:K only while\n"
+         "  fewer than K tasks wait on the worker). Defaults: --steal one --workers 1,2\n"
+         "  --chunk 64 --repeat 5 --cutoff none.\n"
+         "fib: serial fib(N) against weft's, checked against fib(N) by iteration.\n"
+         "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED, ...).\n"
+         "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
+         "writes everything, raw times included. Steal specs: " +
+         weft::StealPolicy::allowed_specs() + ".\n";
+}
+
+}  // namespace weft_bench

@@ -1,0 +1,90 @@
+// weft-bench: UTS and Fibonacci sweeps over implementations, steal policies and worker
+// counts (weft-bench --help). The work is in the weft_bench_cli library; this file only
+// maps its outcomes to streams and exit codes: 0 done, 1 a wrong result or an I/O failure,
+// 2 a bad argument or WEFT_* variable.
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <weft/config.hpp>
+
+#include "cli/args.hpp"
+#include "cli/report.hpp"
+#include "cli/sweep.hpp"
+
+namespace {
+
+// A progress line only for a person watching: redirected stderr stays clean.
+weft_bench::Progress make_progress() {
+  if (isatty(STDERR_FILENO) == 0) return {};
+  return [](int rep, int repeat, const std::string& label) {
+    std::fprintf(stderr, "\r\033[K[rep %d/%d] %s ...", rep, repeat, label.c_str());
+    std::fflush(stderr);
+  };
+}
+
+void clear_progress(const weft_bench::Progress& progress) {
+  if (progress) std::fprintf(stderr, "\r\033[K");
+}
+
+int write_json(const std::string& path, const std::string& json) {
+  std::ofstream out(path);
+  out << json;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "weft-bench: %s: cannot write the JSON file\n", path.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  weft_bench::Options options;
+  try {
+    options = weft_bench::parse_args(args);
+  } catch (const weft_bench::UsageError& e) {
+    std::fprintf(stderr, "weft-bench: %s\n", e.what());
+    return 2;
+  }
+  if (options.command == weft_bench::Command::kHelp) {
+    std::fputs(weft_bench::usage().c_str(), stdout);
+    return 0;
+  }
+  // Fail before a long sweep, not after it, when the JSON file cannot be written.
+  if (!options.json.empty() && !std::ofstream(options.json, std::ios::app)) {
+    std::fprintf(stderr, "weft-bench: --json %s: cannot open for writing\n", options.json.c_str());
+    return 2;
+  }
+  const weft_bench::Progress progress = make_progress();
+  try {
+    std::string table, json;
+    if (options.command == weft_bench::Command::kUts) {
+      const auto result = weft_bench::run_uts(options, progress);
+      table = weft_bench::uts_table(result);
+      json = weft_bench::uts_json(result);
+    } else {
+      const auto result = weft_bench::run_fib(options, progress);
+      table = weft_bench::fib_table(result);
+      json = weft_bench::fib_json(result);
+    }
+    clear_progress(progress);
+    std::fputs(table.c_str(), stdout);
+    return options.json.empty() ? 0 : write_json(options.json, json);
+  } catch (const weft::ConfigError& e) {  // a bad WEFT_* variable: a usage error too
+    clear_progress(progress);
+    std::fprintf(stderr, "weft-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    clear_progress(progress);
+    std::fprintf(stderr, "weft-bench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,226 @@
+#include "cli/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace weft_bench {
+namespace {
+
+// printf into a std::string: the tables are fixed-width columns.
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  const int size = std::snprintf(nullptr, 0, fmt, args...);
+  std::string s(static_cast<std::size_t>(size) + 1, '\0');
+  std::snprintf(s.data(), s.size(), fmt, args...);
+  s.pop_back();
+  return s;
+}
+
+// Names and specs are ASCII without quotes in practice, but a file name or spec must never
+// break the JSON: escape what JSON requires. (The JSON is built with a stream: GCC 12's
+// -Wrestrict misfires on "literal" + std::string chains.)
+std::string quote(const std::string& s) {
+  std::ostringstream out;
+  out << '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out << '\\' << c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out << format("\\u%04x", static_cast<unsigned>(c));
+    } else {
+      out << c;
+    }
+  }
+  out << '"';
+  return out.str();
+}
+
+// JSON has no inf or nan: write null for them.
+std::string number(double x) { return std::isfinite(x) ? format("%.9g", x) : "null"; }
+
+double per_run(std::uint64_t total, int repeat) {
+  return static_cast<double>(total) / static_cast<double>(repeat);
+}
+
+void times_json(std::ostream& out, const Record& r) {
+  out << "\"times_s\":[";
+  for (std::size_t i = 0; i < r.times.size(); ++i) out << (i ? "," : "") << number(r.times[i]);
+  out << "],\"median_s\":" << number(median(r.times)) << ",\"min_s\":" << number(min_of(r.times))
+      << ",\"max_s\":" << number(max_of(r.times));
+}
+
+// Counters per run: the sums over the repetitions divided by their number.
+void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
+  out << "{\"spawns\":" << number(per_run(c.spawns, repeat))
+      << ",\"steal_attempts\":" << number(per_run(c.steal_attempts, repeat))
+      << ",\"steals\":" << number(per_run(c.steals, repeat))
+      << ",\"tasks_stolen\":" << number(per_run(c.tasks_stolen, repeat))
+      << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
+      << ",\"failed_steals\":" << number(per_run(c.failed_steals, repeat))
+      << ",\"stolen_joins\":" << number(per_run(c.stolen_joins, repeat))
+      << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))
+      << ",\"parks\":" << number(per_run(c.parks, repeat)) << "}";
+}
+
+void load_json(std::ostream& out, const Record& r, int repeat) {
+  out << "[";
+  for (std::size_t i = 0; i < r.load.size(); ++i) {
+    out << (i ? "," : "") << number(per_run(r.load[i], repeat));
+  }
+  out << "]";
+}
+
+void counts_json(std::ostream& out, const uts::Counts& c) {
+  out << "{\"nodes\":" << c.nodes << ",\"leaves\":" << c.leaves
+      << ",\"max_depth\":" << c.max_depth << "}";
+}
+
+// "123,456,789" per worker, per run, for the load column.
+std::string load_text(const Record& r, int repeat) {
+  std::ostringstream out;
+  for (std::size_t i = 0; i < r.load.size(); ++i) {
+    out << (i ? "," : "") << format("%.0f", per_run(r.load[i], repeat));
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string uts_table(const UtsResult& res) {
+  const Record& seq = res.records.at(0);
+  const double ts = median(seq.times);
+  const double nodes = static_cast<double>(seq.counts.nodes);
+  std::string out = format("UTS %s (%s): %llu nodes, %llu leaves, depth %d; %d repetitions, "
+                           "cutoff %s, chunk %zu\n",
+                           res.tree_name.c_str(), res.tree_args.c_str(),
+                           static_cast<unsigned long long>(seq.counts.nodes),
+                           static_cast<unsigned long long>(seq.counts.leaves),
+                           seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
+  out += "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
+         " weft counters per run; load eff = avg/max per worker: nodes per thread for threads,\n"
+         " spawns per worker for weft -- a proxy, weft counts no nodes per worker)\n";
+  out += format("%-8s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl", "steal",
+                "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup", "steals",
+                "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
+  for (const Record& r : res.records) {
+    const double t = median(r.times);
+    out += format("%-8s %-9s %7u %9.4f %9.4f %9.4f %9.2f %8.2f",
+                  std::string(impl_name(r.impl)).c_str(),
+                  r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
+                  max_of(r.times), t > 0 ? nodes / t / 1e6 : 0.0, t > 0 ? ts / t : 0.0);
+    if (r.impl == Impl::kWeft) {
+      const auto& c = r.counters;
+      out += format(" %9.0f %9.2f %10.0f %9.0f", per_run(c.steals, res.repeat),
+                    c.tasks_per_steal(), per_run(c.stolen_joins, res.repeat),
+                    per_run(c.leapfrogs, res.repeat));
+    } else {
+      out += format(" %9s %9s %10s %9s", "-", "-", "-", "-");
+    }
+    if (r.impl == Impl::kSeq) {
+      out += format(" %8s  %s\n", "-", "-");
+    } else {
+      out += format(" %8.3f  %s\n", efficiency(r.load), load_text(r, res.repeat).c_str());
+    }
+  }
+  return out;
+}
+
+std::string uts_json(const UtsResult& res) {
+  const Record& seq = res.records.at(0);
+  const double ts = median(seq.times);
+  std::ostringstream out;
+  out << "{\"benchmark\":\"uts\",\"tree\":" << quote(res.tree_name)
+      << ",\"tree_args\":" << quote(res.tree_args) << ",\"cutoff\":" << quote(res.cutoff.spec())
+      << ",\"chunk\":" << res.chunk << ",\"repeat\":" << res.repeat << ",\"counts\":";
+  counts_json(out, seq.counts);
+  out << ",\"runs\":[";
+  for (std::size_t i = 0; i < res.records.size(); ++i) {
+    const Record& r = res.records[i];
+    const double t = median(r.times);
+    out << (i ? "," : "") << "{\"impl\":" << quote(std::string(impl_name(r.impl)))
+        << ",\"steal\":" << (r.impl == Impl::kWeft ? quote(r.steal) : "null")
+        << ",\"workers\":" << r.workers << ",";
+    times_json(out, r);
+    out << ",\"mnodes_per_s\":"
+        << number(t > 0 ? static_cast<double>(seq.counts.nodes) / t / 1e6 : 0.0)
+        << ",\"speedup_vs_seq\":" << number(t > 0 ? ts / t : 0.0) << ",\"counts\":";
+    counts_json(out, r.counts);
+    if (r.impl == Impl::kWeft) {
+      out << ",\"counters_per_run\":";
+      counters_json(out, r.counters, res.repeat);
+      out << ",\"spawns_per_worker_per_run\":";
+      load_json(out, r, res.repeat);
+      out << ",\"spawn_efficiency\":" << number(efficiency(r.load));
+    } else if (r.impl == Impl::kThreads) {
+      out << ",\"nodes_per_thread_per_run\":";
+      load_json(out, r, res.repeat);
+      out << ",\"node_efficiency\":" << number(efficiency(r.load));
+    }
+    out << "}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+std::string fib_table(const FibResult& res) {
+  const double ts = median(res.records.at(0).times);
+  std::string out =
+      format("fib(%d) = %ld, %llu spawns per weft run, %d repetitions; serial median %.4f s\n",
+             res.n, res.value, static_cast<unsigned long long>(res.spawns), res.repeat, ts);
+  out += "(times: median/min/max s; speedup against serial's median; ns/spawn: 1-worker\n"
+         " overhead over serial per spawn; weft counters per run)\n";
+  out += format("%-7s %-9s %7s %9s %9s %9s %8s %9s %9s %9s %10s %9s\n", "impl", "steal", "workers",
+                "median_s", "min_s", "max_s", "speedup", "ns/spawn", "steals", "tasks/stl",
+                "stolen_jn", "leapfrog");
+  for (const Record& r : res.records) {
+    const double t = median(r.times);
+    std::string ns = "-";
+    if (r.impl == Impl::kWeft && r.workers == 1 && res.spawns > 0) {
+      ns = format("%.2f", (t - ts) / static_cast<double>(res.spawns) * 1e9);
+    }
+    out += format("%-7s %-9s %7u %9.4f %9.4f %9.4f %8.2f %9s",
+                  r.impl == Impl::kSeq ? "serial" : "weft",
+                  r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
+                  max_of(r.times), t > 0 ? ts / t : 0.0, ns.c_str());
+    if (r.impl == Impl::kWeft) {
+      const auto& c = r.counters;
+      out += format(" %9.0f %9.2f %10.0f %9.0f\n", per_run(c.steals, res.repeat),
+                    c.tasks_per_steal(), per_run(c.stolen_joins, res.repeat),
+                    per_run(c.leapfrogs, res.repeat));
+    } else {
+      out += format(" %9s %9s %10s %9s\n", "-", "-", "-", "-");
+    }
+  }
+  return out;
+}
+
+std::string fib_json(const FibResult& res) {
+  const double ts = median(res.records.at(0).times);
+  std::ostringstream out;
+  out << "{\"benchmark\":\"fib\",\"n\":" << res.n << ",\"value\":" << res.value
+      << ",\"spawns\":" << res.spawns << ",\"repeat\":" << res.repeat << ",\"runs\":[";
+  for (std::size_t i = 0; i < res.records.size(); ++i) {
+    const Record& r = res.records[i];
+    const double t = median(r.times);
+    out << (i ? "," : "") << "{\"impl\":" << (r.impl == Impl::kSeq ? "\"serial\"" : "\"weft\"")
+        << ",\"steal\":" << (r.impl == Impl::kWeft ? quote(r.steal) : "null")
+        << ",\"workers\":" << r.workers << ",";
+    times_json(out, r);
+    out << ",\"speedup_vs_serial\":" << number(t > 0 ? ts / t : 0.0);
+    if (r.impl == Impl::kWeft) {
+      if (r.workers == 1 && res.spawns > 0) {
+        out << ",\"ns_per_spawn\":" << number((t - ts) / static_cast<double>(res.spawns) * 1e9);
+      }
+      out << ",\"counters_per_run\":";
+      counters_json(out, r.counters, res.repeat);
+      out << ",\"spawns_per_worker_per_run\":";
+      load_json(out, r, res.repeat);
+    }
+    out << "}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace weft_bench

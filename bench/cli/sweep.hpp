@@ -1,0 +1,73 @@
+// The sweep runner: every combination of implementation, steal policy and worker count run
+// `repeat` times, the combinations alternated within each repetition so that a noisy
+// machine disturbs all of them alike, and every run checked against the baseline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <weft/stats.hpp>
+
+#include "cli/args.hpp"
+#include "uts/counts.hpp"
+
+namespace weft_bench {
+
+// A run whose result differs from the expected one. main reports it and exits 1.
+class VerifyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Called before each run with the repetition (1-based), the total and a label such as
+// "weft one w=2". May be empty.
+using Progress = std::function<void(int rep, int repeat, const std::string& label)>;
+
+// One combination and everything measured of it over all repetitions.
+struct Record {
+  Impl impl = Impl::kSeq;      // fib: kSeq is the serial recursion
+  std::string steal;           // weft only, else ""
+  unsigned workers = 1;        // seq: 1
+  std::vector<double> times;   // seconds, one per repetition, in order
+  uts::Counts counts;          // uts: of the last run (all runs were checked equal)
+  weft::WorkerStats counters;  // weft: rt.stats().total summed over the repetitions
+  // The load balance, summed over the repetitions: threads, nodes per thread; weft, spawns
+  // per worker (weft counts no nodes per worker, so spawns stand in for them).
+  std::vector<std::uint64_t> load;
+
+  std::string label() const;  // "seq", "weft one w=2", "threads w=2"
+};
+
+struct UtsResult {
+  std::string tree_name;  // preset or "custom"
+  std::string tree_args;  // the reference's flags
+  Cutoff cutoff;
+  std::size_t chunk = 64;
+  int repeat = 0;
+  std::vector<Record> records;  // records[0] is the sequential baseline
+};
+
+struct FibResult {
+  int n = 0;
+  long value = 0;           // fib(n)
+  std::uint64_t spawns = 0;  // spawns per weft run: the call tree's internal nodes
+  int repeat = 0;
+  std::vector<Record> records;  // records[0] is the serial recursion
+};
+
+// Throws VerifyError if a run's counts differ from the sequential run's or the preset's.
+UtsResult run_uts(const Options& options, const Progress& progress = {});
+// Throws VerifyError if a run's value differs from fib(n) by iteration.
+FibResult run_fib(const Options& options, const Progress& progress = {});
+
+double median(std::vector<double> v);
+double min_of(const std::vector<double>& v);
+double max_of(const std::vector<double>& v);
+// Load-balance efficiency avg/max of `load` (1 = perfect); 0 if all are 0.
+double efficiency(const std::vector<std::uint64_t>& load);
+
+}  // namespace weft_bench

@@ -1,0 +1,294 @@
+// weft-bench's library (bench/cli): the argument parser's accepted and rejected command
+// lines, the UTS cutoff traversal's exact counts, and a small sweep end to end with its
+// table and JSON.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/report.hpp"
+#include "cli/sweep.hpp"
+#include "cli/uts_weft_cutoff.hpp"
+#include "uts/uts_seq.hpp"
+
+namespace {
+
+using weft_bench::Command;
+using weft_bench::Cutoff;
+using weft_bench::Impl;
+using weft_bench::Options;
+using weft_bench::UsageError;
+
+Options parse(std::initializer_list<std::string_view> args) {
+  const std::vector<std::string_view> v(args);
+  return weft_bench::parse_args(v);
+}
+
+// The message of the UsageError that parsing `args` throws ("" if none).
+std::string error_of(std::initializer_list<std::string_view> args) {
+  try {
+    (void)parse(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A binomial tree of 30,057 nodes: big enough to be stolen from, small enough for sanitizers.
+const std::vector<std::string_view> kSmallTree = {"uts", "-t", "0",  "-b", "2000", "-q",
+                                                  "0.12", "-m", "8", "-r", "2"};
+const uts::Counts kSmallCounts{30057, 26549, 59};
+
+Options small_tree_options(std::initializer_list<std::string_view> extra) {
+  std::vector<std::string_view> args = kSmallTree;
+  args.insert(args.end(), extra);
+  return weft_bench::parse_args(args);
+}
+
+TEST(BenchCliArgs, UtsDefaults) {
+  const Options o = parse({"uts"});
+  EXPECT_EQ(o.command, Command::kUts);
+  EXPECT_EQ(o.tree_name, "T3");
+  ASSERT_NE(o.preset, nullptr);
+  EXPECT_EQ(o.preset->nodes, 4112897u);
+  EXPECT_EQ(o.impls, (std::vector<Impl>{Impl::kSeq, Impl::kWeft, Impl::kThreads}));
+  EXPECT_EQ(o.steal, std::vector<std::string>{"one"});
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(o.chunk, 64u);
+  EXPECT_EQ(o.repeat, 5);
+  EXPECT_EQ(o.cutoff.kind, Cutoff::Kind::kNone);
+  EXPECT_EQ(o.json, "");
+}
+
+TEST(BenchCliArgs, UtsEverySetting) {
+  const Options o = parse({"uts", "--tree", "t1", "--impl", "threads,weft", "--steal",
+                           "one,fixed:20,half", "--workers", "1,2,4", "--chunk", "8", "--repeat",
+                           "7", "--json", "out.json", "--cutoff", "level:5"});
+  EXPECT_EQ(o.tree_name, "T1");
+  ASSERT_NE(o.preset, nullptr);
+  EXPECT_EQ(o.tree.type, uts::TreeType::kGeometric);
+  EXPECT_EQ(o.impls, (std::vector<Impl>{Impl::kSeq, Impl::kThreads, Impl::kWeft}));
+  EXPECT_EQ(o.steal, (std::vector<std::string>{"one", "fixed:20", "half"}));
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2, 4}));
+  EXPECT_EQ(o.chunk, 8u);
+  EXPECT_EQ(o.repeat, 7);
+  EXPECT_EQ(o.json, "out.json");
+  EXPECT_EQ(o.cutoff.kind, Cutoff::Kind::kLevel);
+  EXPECT_EQ(o.cutoff.value, 5);
+  EXPECT_EQ(parse({"uts", "--cutoff", "tasks:16"}).cutoff.spec(), "tasks:16");
+  EXPECT_EQ(parse({"uts", "--cutoff", "none"}).cutoff.spec(), "none");
+  EXPECT_EQ(parse({"uts", "--impl", "seq"}).impls, std::vector<Impl>{Impl::kSeq});
+}
+
+TEST(BenchCliArgs, CustomTreeFlags) {
+  const Options o =
+      parse({"uts", "-t", "0", "-b", "2000", "-q", "0.124875", "-m", "8", "-r", "42"});
+  EXPECT_EQ(o.tree_name, "custom");
+  EXPECT_EQ(o.preset, nullptr);  // same shape as T3, but counts are only checked for presets
+  EXPECT_EQ(o.tree.type, uts::TreeType::kBinomial);
+  EXPECT_EQ(o.tree.b0, 2000.0);
+  EXPECT_EQ(o.tree.q, 0.124875);
+  EXPECT_EQ(o.tree.m, 8);
+  EXPECT_EQ(o.tree.seed, 42);
+  // Flags apply over a preset wherever --tree appears.
+  const Options over = parse({"uts", "-r", "7", "--tree", "T3"});
+  EXPECT_EQ(over.tree.seed, 7);
+  EXPECT_EQ(over.tree.m, 8);
+  EXPECT_EQ(over.tree_name, "custom");
+}
+
+TEST(BenchCliArgs, Fib) {
+  const Options o = parse({"fib", "40", "--steal", "half", "--workers", "2", "--repeat", "3",
+                           "--json", "f.json"});
+  EXPECT_EQ(o.command, Command::kFib);
+  EXPECT_EQ(o.fib_n, 40);
+  EXPECT_EQ(o.steal, std::vector<std::string>{"half"});
+  EXPECT_EQ(o.workers, std::vector<unsigned>{2});
+  EXPECT_EQ(o.repeat, 3);
+  EXPECT_EQ(o.json, "f.json");
+  EXPECT_EQ(parse({"fib", "--repeat", "2", "30"}).fib_n, 30);
+}
+
+TEST(BenchCliArgs, Help) {
+  EXPECT_EQ(parse({"--help"}).command, Command::kHelp);
+  EXPECT_EQ(parse({"uts", "--help"}).command, Command::kHelp);
+  EXPECT_EQ(parse({"fib", "-h"}).command, Command::kHelp);
+  EXPECT_NE(weft_bench::usage().find("weft-bench uts"), std::string::npos);
+}
+
+TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {error_of({}), "subcommand: missing (expected uts or fib; see --help)"},
+      {error_of({"bench"}), "bench: unknown subcommand (expected uts or fib)"},
+      {error_of({"uts", "--bogus", "1"}), "--bogus: unknown option"},
+      {error_of({"fib", "30", "--tree", "T3"}), "--tree: unknown option"},
+      {error_of({"uts", "-z", "1"}), "-z: unknown option"},
+      {error_of({"uts", "--repeat"}), "--repeat: missing value"},
+      {error_of({"uts", "--tree", "T9"}),
+       "--tree T9: unknown tree preset (known: T1, T2, T3, T4, T5, T1L, T2L, T3L, A, B)"},
+      {error_of({"uts", "-q", "1.5"}),
+       "-q 1.5: UTS tree parameter -q (probability of a non-leaf node) = 1.5: expected a "
+       "probability in [0, 1]"},
+      {error_of({"uts", "-q", "-0.1"}),
+       "-q -0.1: UTS tree parameter -q (probability of a non-leaf node) = -0.1: expected a "
+       "probability in [0, 1]"},
+      {error_of({"uts", "-m", "-1"}),
+       "-m -1: UTS tree parameter -m (children of a non-leaf node) = -1: expected an integer "
+       ">= 0"},
+      {error_of({"uts", "--steal", "one,fixed:0"}),
+       "--steal fixed:0: --steal=\"fixed:0\": the length must be from 1 to 1048576 (allowed: "
+       "one, half, fixed:D (D from 1 to 1048576))"},
+      {error_of({"uts", "--workers", "1,0"}),
+       "--workers 0: expected a whole number from 1 to 4096, got \"0\""},
+      {error_of({"fib", "30", "--workers", "two"}),
+       "--workers two: expected a whole number from 1 to 4096, got \"two\""},
+      {error_of({"uts", "--workers", "1,,2"}), "--workers: empty item in list \"1,,2\""},
+      {error_of({"uts", "--repeat", "0"}),
+       "--repeat 0: expected a whole number from 1 to 100000, got \"0\""},
+      {error_of({"uts", "--cutoff", "depth:3"}),
+       "--cutoff depth:3: expected none, level:L or tasks:K"},
+      {error_of({"uts", "--cutoff", "tasks:0"}),
+       "--cutoff tasks:0: expected a whole number from 1 to 1073741824, got \"0\""},
+      {error_of({"uts", "--cutoff", "level:"}),
+       "--cutoff level:: expected a whole number from 0 to 2147483647, got \"\""},
+      {error_of({"uts", "--impl", "omp"}),
+       "--impl omp: unknown implementation (known: seq, weft, threads)"},
+      {error_of({"uts", "--chunk", "0"}),
+       "--chunk 0: expected a whole number from 1 to 1073741824, got \"0\""},
+      {error_of({"fib"}), "fib: missing N (e.g. fib 35)"},
+      {error_of({"fib", "x"}), "fib N: expected a whole number from 1 to 50, got \"x\""},
+  };
+  for (const auto& [got, want] : cases) {
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(got.find('\n'), std::string::npos) << got;
+  }
+}
+
+TEST(BenchCliArgs, FibArgumentErrors) {
+  EXPECT_EQ(error_of({"fib", "0"}), "fib N: expected a whole number from 1 to 50, got \"0\"");
+  EXPECT_EQ(error_of({"fib", "30", "31"}), "31: unexpected argument (fib takes one N)");
+}
+
+TEST(BenchCliCutoff, CountsStayExact) {
+  const Options o = small_tree_options({});
+  const uts::Tree tree(o.tree);
+  ASSERT_EQ(uts::traverse_sequential(tree), kSmallCounts);
+  weft::Config config;
+  config.workers = 2;
+  weft::Runtime rt{config};
+  for (const char* spec : {"none", "level:0", "level:2", "level:30", "tasks:1", "tasks:4"}) {
+    EXPECT_EQ(weft_bench::traverse_weft_cutoff(rt, tree, weft_bench::parse_cutoff(spec)),
+              kSmallCounts)
+        << spec;
+  }
+}
+
+// Balanced braces and brackets outside strings, and no string left open.
+bool balanced(const std::string& json) {
+  std::vector<char> open;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '{' || c == '[') open.push_back(c);
+    if (c == '}' || c == ']') {
+      if (open.empty() || open.back() != (c == '}' ? '{' : '[')) return false;
+      open.pop_back();
+    }
+  }
+  return open.empty() && !in_string;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(BenchCliSweep, UtsEveryImplementationMatches) {
+  const Options o = small_tree_options({"--steal", "one,half", "--workers", "1,2", "--repeat",
+                                        "2", "--chunk", "4", "--cutoff", "tasks:8"});
+  std::vector<std::string> labels;
+  const weft_bench::UtsResult result =
+      weft_bench::run_uts(o, [&](int rep, int, const std::string& label) {
+        labels.push_back(std::to_string(rep) + " " + label);
+      });
+  // seq, weft one 1/2, weft half 1/2, threads 1/2, alternated within each repetition.
+  ASSERT_EQ(result.records.size(), 7u);
+  const std::vector<std::string> order = {"seq", "weft one w=1", "weft one w=2", "weft half w=1",
+                                          "weft half w=2", "threads w=1", "threads w=2"};
+  ASSERT_EQ(labels.size(), 14u);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    EXPECT_EQ(labels[i], std::to_string(i / 7 + 1) + " " + order[i % 7]);
+  }
+  for (const auto& r : result.records) {
+    EXPECT_EQ(r.counts, kSmallCounts) << r.label();
+    EXPECT_EQ(r.times.size(), 2u) << r.label();
+    if (r.impl == Impl::kSeq) continue;
+    EXPECT_EQ(r.load.size(), r.workers) << r.label();
+    EXPECT_GT(weft_bench::efficiency(r.load), 0.0) << r.label();
+    EXPECT_LE(weft_bench::efficiency(r.load), 1.0) << r.label();
+  }
+  // threads counts every node in some thread's load.
+  std::uint64_t nodes = 0;
+  for (std::uint64_t x : result.records.back().load) nodes += x;
+  EXPECT_EQ(nodes, 2 * kSmallCounts.nodes);
+
+  const std::string table = weft_bench::uts_table(result);
+  EXPECT_NE(table.find("30057 nodes"), std::string::npos);
+  EXPECT_EQ(occurrences(table, "\nweft "), 4u);
+  EXPECT_EQ(occurrences(table, "\nthreads "), 2u);
+
+  const std::string json = weft_bench::uts_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  for (const char* key : {"\"benchmark\":\"uts\"", "\"tree\":\"custom\"", "\"cutoff\":\"tasks:8\"",
+                          "\"counts\":{\"nodes\":30057", "\"runs\":[", "\"times_s\":[",
+                          "\"median_s\":", "\"speedup_vs_seq\":", "\"counters_per_run\":",
+                          "\"spawns_per_worker_per_run\":", "\"nodes_per_thread_per_run\":"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
+  EXPECT_EQ(occurrences(json, "\"times_s\":"), 7u);
+}
+
+TEST(BenchCliSweep, WrongPublishedCountsAreReported) {
+  Options o = small_tree_options({"--impl", "seq", "--repeat", "1"});
+  uts::Preset wrong{"W", "a preset whose published size is off by one", o.tree,
+                    kSmallCounts.nodes + 1, std::nullopt, std::nullopt, "this test"};
+  o.preset = &wrong;
+  try {
+    (void)weft_bench::run_uts(o);
+    FAIL() << "no VerifyError";
+  } catch (const weft_bench::VerifyError& e) {
+    EXPECT_NE(std::string(e.what()).find("WRONG COUNTS seq"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BenchCliSweep, FibMatchesAndReports) {
+  const Options o = parse({"fib", "18", "--steal", "one,fixed:2", "--workers", "1,2",
+                           "--repeat", "2"});
+  const weft_bench::FibResult result = weft_bench::run_fib(o);
+  EXPECT_EQ(result.value, 2584);
+  EXPECT_EQ(result.spawns, 4180u);  // fib(19) - 1 internal nodes of the call tree
+  ASSERT_EQ(result.records.size(), 5u);
+  for (const auto& r : result.records) EXPECT_EQ(r.times.size(), 2u) << r.label();
+  EXPECT_EQ(result.records[1].counters.spawns, 2 * result.spawns);
+  const std::string json = weft_bench::fib_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  for (const char* key : {"\"benchmark\":\"fib\"", "\"value\":2584", "\"ns_per_spawn\":",
+                          "\"speedup_vs_serial\":", "\"steal\":\"fixed:2\""}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
+  EXPECT_NE(weft_bench::fib_table(result).find("fib(18) = 2584"), std::string::npos);
+}
+
+}  // namespace
