@@ -39,7 +39,6 @@ const std::vector<CounterField>& counter_fields() {
       {"failed_steals", &weft::WorkerStats::failed_steals},
       {"leapfrogs", &weft::WorkerStats::leapfrogs},
       {"parks", &weft::WorkerStats::parks},
-      {"revocations", &weft::WorkerStats::revocations},
   };
   return fields;
 }

@@ -20,7 +20,6 @@ struct WorkerStats {
   std::uint64_t failed_steals = 0;   // attempts that got nothing
   std::uint64_t leapfrogs = 0;       // successful steals from the thief of an awaited task
   std::uint64_t parks = 0;           // times this worker went to sleep
-  std::uint64_t revocations = 0;     // thieves revoked this worker's stack bias (a membarrier)
   // Stack use (bytes) at the deepest start of a stolen task: the help bound says it stays
   // below help_stack_fraction * worker_stack_bytes plus the runtime's few frames. A max, not
   // a sum, in totals.

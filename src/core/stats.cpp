@@ -25,7 +25,6 @@ constexpr Field kFields[] = {
     {"failed_steals", &WorkerStats::failed_steals},
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
-    {"revocations", &WorkerStats::revocations},
     {"max_steal_stack", &WorkerStats::max_steal_stack_bytes},
 };
 

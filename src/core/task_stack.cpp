@@ -37,22 +37,6 @@ void TaskStack::init(Index capacity) {
   end_ = slots_ + capacity;
   tail_.store(slots_, std::memory_order_relaxed);
   head_.store(slots_, std::memory_order_relaxed);
-  // Biased from the start where revocation is possible (the barrier mode is decided before
-  // any stack is built; thread creation orders it with the owner's first pop).
-  biased_.store(!g_pop_needs_fence.load(std::memory_order_relaxed), std::memory_order_relaxed);
-}
-
-void TaskStack::fenced_pop() noexcept {
-  // Pairs with the claiming thief's fence after its store to H (unbiased mode is THE).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (g_pop_needs_fence.load(std::memory_order_relaxed)) return;  // never biased here
-  if (++fenced_pops_ < kRebiasPops) return;
-  fenced_pops_ = 0;
-  // Take the bias back under the port, so that no claim is half-way through in unbiased
-  // mode; the next thief revokes it again (essay at the top of task_stack.hpp).
-  port_.lock();
-  biased_.store(true, std::memory_order_relaxed);
-  port_.unlock();
 }
 
 bool TaskStack::pop_contended(Slot* t) noexcept {
@@ -97,13 +81,6 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
   if (policy.amount(StealView{seen}) <= 0) return fail(StealFailure::kPolicyDeclined);
   if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
 
-  if (biased_.load(std::memory_order_relaxed)) {
-    // Revoke the owner's bias: after this barrier its pops fence, and pops that did not
-    // are ordered by the barrier itself (essay at the top of task_stack.hpp).
-    biased_.store(false, std::memory_order_relaxed);
-    revoke_bias_barrier();
-    revocations_.store(revocations_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  }
   Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
   StealFailure reason = StealFailure::kEmpty;
   for (int attempt = 0; attempt <= kClaimRetries; ++attempt) {
@@ -118,8 +95,8 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;
     }
-    head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the fence
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with fenced_pop's fence
+    head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
+    thief_store_load_barrier();
     // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
     if (h + k <= tail_.load(std::memory_order_acquire)) {
       for (Slot* c = h; c < h + k; ++c) c->thief.store(thief_id, std::memory_order_relaxed);

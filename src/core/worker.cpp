@@ -197,13 +197,11 @@ WorkerStats Worker::snapshot() const noexcept {
   s.failed_steals = failed_steals.get();
   s.leapfrogs = leapfrogs.get();
   s.parks = parks.get();
-  s.revocations = stack.revocations() - revocations_at_reset_.load(std::memory_order_relaxed);
   s.max_steal_stack_bytes = max_steal_stack_bytes.get();
   return s;
 }
 
 void Worker::reset_counters() noexcept {
-  revocations_at_reset_.store(stack.revocations(), std::memory_order_relaxed);
   for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts,
                      &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks,
                      &max_steal_stack_bytes}) {

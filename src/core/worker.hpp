@@ -2,7 +2,6 @@
 // helps while it waits for a stolen task, and sleeps when there is nothing to do.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -55,8 +54,6 @@ class Worker final : public WorkerCore {
   std::size_t stack_bytes_;
   std::size_t help_limit_bytes_;
   const char* stack_base_ = nullptr;
-  // The stack counts revocations; stats report them from the last reset_counters().
-  std::atomic<std::uint64_t> revocations_at_reset_{0};
   platform::NativeThread thread_;
 };
 

@@ -13,14 +13,18 @@
 #include "weft/detail/task_stack.hpp"
 
 namespace weft::detail {
-// Starts true (safe: no stack is biased) and is lowered once membarrier is known to work.
-// relaxed loads suffice: it is written before any worker thread starts, and thread creation
-// orders the two.
+// Starts true (safe) and is lowered once membarrier is known to work. relaxed loads suffice:
+// it is written before any worker thread starts, and thread creation orders the two.
 std::atomic<bool> g_pop_needs_fence{true};
 
-void revoke_bias_barrier() noexcept {
-  // Every running thread of this process executes a full barrier before this returns; the
-  // caller's own accesses are ordered by the system call itself.
+void thief_store_load_barrier() noexcept {
+  if (g_pop_needs_fence.load(std::memory_order_relaxed)) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the owner's fence
+    return;
+  }
+  // Every running thread of this process executes a full barrier before this returns;
+  // the caller's own accesses are ordered by the system call itself. Pairs with the
+  // owner's compiler barrier in owner_store_load_barrier().
   syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 }  // namespace weft::detail

@@ -1,6 +1,6 @@
-// The barrier mode of the task stacks (see task_stack.hpp): with membarrier, stacks are
-// biased towards their owners (no fence on the owner's pop) and a thief revokes a bias with
-// detail::revoke_bias_barrier(); without it, every pop and claim uses a seq_cst fence.
+// The heavy half of an asymmetric store-load barrier (see task_stack.hpp): a thief calls
+// heavy_barrier() where a symmetric protocol would put a seq_cst fence, and the owner gets
+// away with a compiler barrier.
 #pragma once
 
 namespace weft::platform {

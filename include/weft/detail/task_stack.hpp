@@ -25,24 +25,15 @@
 //
 // Why I2 holds (the Dekker pair). The owner pops slot t by storing T = t and then loading H;
 // a thief claims by storing H = h+k and then loading T. Each side has a store followed by a
-// load of the other's variable, so at least one of them must see the other's store. A
-// seq_cst fence on both sides (Cilk-5's THE) guarantees it, but costs the owner ~7 ns per
-// pop here. So each stack is *biased* towards its owner (`biased_`):
-//   - biased: the owner's pop uses only a compiler barrier. A thief that finds the stack
-//     biased first *revokes* the bias under port_: it stores biased_ = false and calls
-//     membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which returns only after every running
-//     thread of the process has passed through a full barrier. Any pop that read
-//     biased_ == true read it before that barrier point on the owner's CPU, so its store to T
-//     is visible to the thief's later load of T, or its load of H comes after the barrier
-//     point and the thief's claim is settled as usual; pops that start later see
-//     biased_ == false.
-//   - unbiased: both sides use a seq_cst fence (THE). After kRebiasPops such pops the owner
-//     sets biased_ = true again, under port_, so no claim is half-way when it does.
-// A revocation costs a membarrier (11-17 us on this VM with the peer busy) and buys
-// kRebiasPops fenced pops (~7 ns each), so steady stealing pays fences and rare stealing pays
-// an occasional membarrier: each costs at most about twice the better of the two (the
-// ski-rental argument). Where membarrier is unavailable (old kernels, valgrind, TSan builds)
-// stacks are never biased: `g_pop_needs_fence` is set once per process.
+// load of the other's variable, so at least one of them must see the other's store:
+//   - the owner's side uses only a compiler barrier;
+//   - the thief's side calls membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every
+//     running thread of the process pass through a full memory barrier. Either the owner's
+//     store to T precedes that barrier in its program order (so the thief sees T = t and
+//     backs off), or its load of H follows it (so the owner sees H > t and settles under
+//     port_, where it waits until the thief has decided).
+// Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) both sides
+// use a seq_cst fence instead; `pop_needs_fence()` selects it once per process.
 #pragma once
 
 #include <atomic>
@@ -63,16 +54,26 @@ inline constexpr std::size_t kFalseSharingRange = 2 * kCacheLine;
 
 using Index = std::int64_t;
 
-// Set once per process before any worker runs: true when the asymmetric (membarrier)
-// barrier is unavailable, so stacks are never biased and every pop fences.
+// Set once per process before any worker runs: true when the owner's pop must use a real
+// store-load fence because the asymmetric (membarrier) barrier is unavailable.
 extern std::atomic<bool> g_pop_needs_fence;
 
-// The revocation barrier (membarrier); only called when g_pop_needs_fence is false.
-void revoke_bias_barrier() noexcept;
+inline void owner_store_load_barrier() noexcept {
+#if defined(WEFT_ALWAYS_FENCE)
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#else
+  // relaxed: the flag is written once, before any worker thread is started.
+  if (g_pop_needs_fence.load(std::memory_order_relaxed)) [[unlikely]] {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
+  } else {
+    // Compiler-only: the thief's membarrier supplies the hardware barrier for both sides.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+#endif
+}
 
-// Fenced pops after which an owner takes its bias back (see the essay above): about the
-// cost of one revocation's membarrier, counted in ~7 ns fences.
-inline constexpr std::uint32_t kRebiasPops = 2048;
+// The thief's half of the Dekker pair: membarrier, or a seq_cst fence in fallback mode.
+void thief_store_load_barrier() noexcept;
 
 // A test-and-test-and-set lock: the victim's steal port. Thieves only try it (a busy port
 // means another thief is already there, and the paper's thief moves on); the owner spins on it
@@ -145,12 +146,7 @@ class TaskStack {
       lifo_violation(expected);
     }
     tail_.store(expected, std::memory_order_relaxed);  // before the load below: barrier
-    // relaxed: see the essay; a revoking thief's membarrier orders this load for us.
-    if (biased_.load(std::memory_order_relaxed)) [[likely]] {
-      std::atomic_signal_fence(std::memory_order_seq_cst);  // compiler-only: keep the order
-    } else {
-      fenced_pop();
-    }
+    owner_store_load_barrier();
     return head_.load(std::memory_order_relaxed) <= expected;
   }
 
@@ -158,10 +154,6 @@ class TaskStack {
   // thief backed off (run the task inline), false if it took the task; the slot then stays
   // occupied until release_stolen().
   bool pop_contended(Slot* t) noexcept;
-
-  // How many times thieves revoked this stack's bias (a membarrier each). Racy snapshot.
-  std::uint64_t revocations() const noexcept { return revocations_.load(std::memory_order_relaxed); }
-  bool biased() const noexcept { return biased_.load(std::memory_order_relaxed); }
 
   // After a stolen task's result was collected: frees its slot (owner; takes the port).
   void release_stolen(Slot* s) noexcept;
@@ -185,22 +177,15 @@ class TaskStack {
 
  private:
   [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
-  // The unbiased pop's barrier: a seq_cst fence, and the bias taken back after kRebiasPops.
-  void fenced_pop() noexcept;
 
   // Owner's line: written on every push and pop; thieves only read it.
   alignas(kFalseSharingRange) std::atomic<Slot*> tail_{nullptr};
   Slot* end_ = nullptr;
   Slot* slots_ = nullptr;
-  // Read by the owner on every pop; written by a revoking thief or a re-biasing owner, both
-  // under port_ (rare). All relaxed: the essay says what orders what.
-  std::atomic<bool> biased_{false};
-  std::uint32_t fenced_pops_ = 0;  // owner-private
   // Thieves' line: written on claims, read by the owner on every pop (a hit unless a thief
   // just wrote it).
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
   StealPort port_;
-  std::atomic<std::uint64_t> revocations_{0};  // written under port_
 };
 
 }  // namespace weft::detail
