@@ -11,7 +11,7 @@
 #include "cli/args.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
-#include "cli/uts_weft_cutoff.hpp"
+#include "uts/uts_weft.hpp"
 #include "uts/uts_seq.hpp"
 
 namespace {
@@ -180,8 +180,7 @@ TEST(BenchCliCutoff, CountsStayExact) {
   config.workers = 2;
   weft::Runtime rt{config};
   for (const char* spec : {"none", "level:0", "level:2", "level:30", "tasks:1", "tasks:4"}) {
-    EXPECT_EQ(weft_bench::traverse_weft_cutoff(rt, tree, weft_bench::parse_cutoff(spec)),
-              kSmallCounts)
+    EXPECT_EQ(uts::traverse_weft(rt, tree, weft_bench::parse_cutoff(spec)), kSmallCounts)
         << spec;
   }
 }

@@ -136,11 +136,15 @@ Cutoff parse_cutoff(std::string_view spec) {
     throw UsageError(argument, "expected none, level:L or tasks:K");
   }
   const std::string_view number = spec.substr(colon + 1);
+  Cutoff cutoff;
   if (kind == "level") {
-    return {Cutoff::Kind::kLevel,
-            parse_integer(argument, number, 0, std::numeric_limits<std::int32_t>::max())};
+    cutoff.kind = Cutoff::Kind::kLevel;
+    cutoff.value = parse_integer(argument, number, 0, std::numeric_limits<std::int32_t>::max());
+  } else {
+    cutoff.kind = Cutoff::Kind::kTasks;
+    cutoff.value = parse_integer(argument, number, 1, 1 << 30);
   }
-  return {Cutoff::Kind::kTasks, parse_integer(argument, number, 1, 1 << 30)};
+  return cutoff;
 }
 
 Options parse_args(std::span<const std::string_view> args) {

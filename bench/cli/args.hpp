@@ -3,6 +3,8 @@
 // main prints exactly one line and the tests can check each message.
 #pragma once
 
+#include "uts/uts_weft.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -29,10 +31,7 @@ std::string_view impl_name(Impl impl);
 
 // When the weft UTS traversal stops spawning (Olivier & Prins Sect. 4.4). Either way the
 // children not spawned run at once on the caller, so the counts stay exact.
-struct Cutoff {
-  enum class Kind { kNone, kLevel, kTasks };
-  Kind kind = Kind::kNone;
-  std::int64_t value = 0;  // L (spawn while the parent's depth < L) or K (pending tasks < K)
+struct Cutoff : uts::SpawnCutoff {
   std::string spec() const;  // "none", "level:L", "tasks:K": what parse_cutoff accepts
 };
 

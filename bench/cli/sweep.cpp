@@ -8,7 +8,7 @@
 #include <weft/weft.hpp>
 
 #include "cli/fib.hpp"
-#include "cli/uts_weft_cutoff.hpp"
+#include "uts/uts_weft.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree_flags.hpp"
 #include "uts/uts_seq.hpp"
@@ -178,7 +178,7 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
       Record& r = records[s.record];
       if (progress) progress(rep, o.repeat, r.label());
       const uts::Counts got = run_weft(s, r, [&](weft::Runtime& rt) {
-        return traverse_weft_cutoff(rt, tree, o.cutoff);
+        return uts::traverse_weft(rt, tree, o.cutoff);
       });
       check(r, got);
     }

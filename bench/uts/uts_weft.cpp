@@ -13,27 +13,46 @@ namespace {
 // fan-outs (the binomial root's 2000, geometric nodes up to 100) use a vector.
 constexpr int kInlineChildren = 8;
 
-Counts visit(const Tree& tree, const Node& node);
+struct Context {
+  const Tree* tree;
+  SpawnCutoff cutoff;
+};
+
+Counts visit(const Context& ctx, const Node& node);
 
 // One child's subtree as a task. The child hashes its own state (as in the paper's
 // Generate_and_Traverse), so a thief that takes one of the root's 2000 children also takes
 // its hashing. Three words: the closure lives in the task slot, not on the heap.
 struct ChildTask {
-  const Tree* tree;
+  const Context* ctx;
   const Node* parent;  // in the parent's frame, which outlives the join
   std::int32_t index;
 
-  Counts operator()() const { return visit(*tree, tree->child(*parent, index)); }
+  Counts operator()() const { return visit(*ctx, ctx->tree->child(*parent, index)); }
 };
+
+bool should_spawn(const SpawnCutoff& cutoff, const Node& parent) {
+  switch (cutoff.kind) {
+    case SpawnCutoff::Kind::kNone:
+      return true;
+    case SpawnCutoff::Kind::kLevel:
+      return parent.height < cutoff.value;
+    case SpawnCutoff::Kind::kTasks:
+      return weft::pending_tasks() < cutoff.value;
+  }
+  return true;
+}
 
 using ChildFuture = weft::SpawnedFuture<ChildTask>;
 
 // Spawns children 0..n-1 into futures[0..n-1], then joins them newest first (weft's LIFO
 // rule). A child's exception (only bad_alloc can occur) is rethrown once all are joined.
 template <class Futures>
-Counts spawn_and_join(const Tree& tree, const Node& node, int n, Futures& futures) {
+Counts spawn_and_join(const Context& ctx, const Node& node, int n, Futures& futures) {
   for (int i = 0; i < n; ++i) {
-    futures[static_cast<std::size_t>(i)] = weft::spawn(ChildTask{&tree, &node, i});
+    // Re-evaluated per child: with a tasks cutoff the stack fills and drains as we go.
+    futures[static_cast<std::size_t>(i)] =
+        weft::spawn_if(should_spawn(ctx.cutoff, node), ChildTask{&ctx, &node, i});
   }
   Counts sum;
   std::exception_ptr first_error;
@@ -48,30 +67,31 @@ Counts spawn_and_join(const Tree& tree, const Node& node, int n, Futures& future
   return sum;
 }
 
-Counts visit(const Tree& tree, const Node& node) {
-  const int n = tree.num_children(node);
+Counts visit(const Context& ctx, const Node& node) {
+  const int n = ctx.tree->num_children(node);
   Counts counts;
   counts.count_node(node.height, n);
   if (n == 0) return counts;  // most nodes: no futures constructed at all
   if (n <= kInlineChildren) {
     std::array<ChildFuture, kInlineChildren> futures;
-    counts += spawn_and_join(tree, node, n, futures);
+    counts += spawn_and_join(ctx, node, n, futures);
   } else {
     std::vector<ChildFuture> futures(static_cast<std::size_t>(n));
-    counts += spawn_and_join(tree, node, n, futures);
+    counts += spawn_and_join(ctx, node, n, futures);
   }
   return counts;
 }
 
 }  // namespace
 
-Counts traverse_weft_task(const Tree& tree) {
+Counts traverse_weft_task(const Tree& tree, SpawnCutoff cutoff) {
+  const Context ctx{&tree, cutoff};
   const Node root = tree.root();
-  return visit(tree, root);
+  return visit(ctx, root);
 }
 
-Counts traverse_weft(weft::Runtime& rt, const Tree& tree) {
-  return rt.run([&tree] { return traverse_weft_task(tree); });
+Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff) {
+  return rt.run([&tree, cutoff] { return traverse_weft_task(tree, cutoff); });
 }
 
 }  // namespace uts

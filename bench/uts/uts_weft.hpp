@@ -9,14 +9,27 @@
 #include "uts/counts.hpp"
 #include "uts/tree.hpp"
 
+#include <cstdint>
+
 namespace uts {
 
+// When the traversal stops spawning children as tasks (Olivier & Prins Sect. 4.4). A child
+// not spawned runs at once on its parent's worker (weft::spawn_if), so the counts are
+// exactly those of the plain traversal.
+struct SpawnCutoff {
+  enum class Kind { kNone, kLevel, kTasks };
+  Kind kind = Kind::kNone;
+  // kLevel: spawn while the parent's depth < value; kTasks: while fewer than value tasks
+  // wait on the spawning worker's stack (weft::pending_tasks()).
+  std::int64_t value = 0;
+};
+
 // Runs the traversal as the root task of `rt` and returns the whole tree's counts.
-Counts traverse_weft(weft::Runtime& rt, const Tree& tree);
+Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff = {});
 
 // The traversal for a caller that is already a task of a runtime. Outside any runtime the
 // spawns run inline on the caller's own stack (weft's serial elision), which a deep tree
 // can overflow: the recursion is one frame of a few hundred bytes per tree level.
-Counts traverse_weft_task(const Tree& tree);
+Counts traverse_weft_task(const Tree& tree, SpawnCutoff cutoff = {});
 
 }  // namespace uts
