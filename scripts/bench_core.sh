@@ -4,7 +4,7 @@
 #   2. fib(39) on 1 and 2 workers, policies one and half (speedup);
 #   3. fib(40) with fixed:2 and fixed:20 on 1 and 2 workers (completes, verified);
 #   4. instructions per spawn+join with valgrind --tool=callgrind (deterministic).
-# Every run is verified against the serial answer by weft-fib-demo. JSON goes to
+# Every run is verified against fib(n) computed by iteration (weft-fib-demo). JSON goes to
 # build/bench-core/*.json. Usage: scripts/bench_core.sh [--repeat R]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
