@@ -110,9 +110,9 @@ enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclin
 class TaskStack {
  public:
   TaskStack() = default;
-  // The serial worker's stack: no slots (every spawn runs at once), and H above every
-  // address, so that a join of a pushed task there always reaches pop_contended, which
-  // reports the misuse.
+  // The serial worker's stack: no slots (every spawn runs at once) and a null T, so that
+  // top_if() fails for every future and a join of a pushed task there is reported as a
+  // misuse; H above every address makes a direct pop() reach the same report.
   struct SerialTag {};
   explicit TaskStack(SerialTag) noexcept;
   TaskStack(const TaskStack&) = delete;
@@ -137,18 +137,34 @@ class TaskStack {
     tail_.store(s + 1, std::memory_order_release);
   }
 
-  // Pops the newest task, which must be `expected`: an out-of-order join would otherwise let
-  // a thief run an already-joined task, so the check stays in every build (a load and a
-  // compare; measured not to change fib's time). Returns true if no thief is at the slot:
-  // the caller then runs it inline. Otherwise the caller must settle with pop_contended().
+  // The newest task's slot if the future word `word` names it (the only task its owner may
+  // pop), else null. Compared as integers: a word with its low bit set (a future whose task
+  // already ran, or an empty one) never equals the even address one past a slot, so this
+  // one compare also sends those to the caller's slow path.
+  Slot* top_if(std::uintptr_t word) const noexcept {
+    Slot* t = tail_.load(std::memory_order_relaxed);
+    return reinterpret_cast<std::uintptr_t>(t) == word + sizeof(Slot) ? t - 1 : nullptr;
+  }
+
+  // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
+  // caller then runs it inline. Otherwise the caller must settle with pop_contended().
+  bool pop_top(Slot* top) noexcept {
+    tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
+    owner_store_load_barrier();
+    return head_.load(std::memory_order_relaxed) <= top;
+  }
+
+  // pop_top() for a caller that does not check top_if() itself: an out-of-order join would
+  // otherwise let a thief run an already-joined task, so a violation aborts with a message.
   bool pop(Slot* expected) noexcept {
-    if (tail_.load(std::memory_order_relaxed) != expected + 1) [[unlikely]] {
+    if (top_if(reinterpret_cast<std::uintptr_t>(expected)) == nullptr) [[unlikely]] {
       lifo_violation(expected);
     }
-    tail_.store(expected, std::memory_order_relaxed);  // before the load below: barrier
-    owner_store_load_barrier();
-    return head_.load(std::memory_order_relaxed) <= expected;
+    return pop_top(expected);
   }
+
+  // Reports a join of a task that is not the newest on this worker, and aborts.
+  [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
   // After pop() returned false: settles with the thief under the port. Returns true if the
   // thief backed off (run the task inline), false if it took the task; the slot then stays
@@ -176,7 +192,6 @@ class TaskStack {
   Index index_of(const Slot* s) const noexcept { return s - slots_; }
 
  private:
-  [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
   // Owner's line: written on every push and pop; thieves only read it.
   alignas(kFalseSharingRange) std::atomic<Slot*> tail_{nullptr};
