@@ -11,7 +11,7 @@
 set -euo pipefail
 
 # Keep this list in sync with .ci/run.
-PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind)
+PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind python3)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$ROOT/build"

@@ -11,6 +11,7 @@
 #include "cli/args.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
+#include "cli/trace_json.hpp"
 #include "uts/uts_weft.hpp"
 #include "uts/uts_seq.hpp"
 
@@ -110,6 +111,20 @@ TEST(BenchCliArgs, Fib) {
   EXPECT_EQ(o.repeat, 3);
   EXPECT_EQ(o.json, "f.json");
   EXPECT_EQ(parse({"fib", "--repeat", "2", "30"}).fib_n, 30);
+}
+
+TEST(BenchCliArgs, ProfileAndTrace) {
+  const Options o = parse({"fib", "20", "--profile", "--trace", "t.json"});
+  EXPECT_TRUE(o.profile);
+  EXPECT_EQ(o.trace, "t.json");
+  EXPECT_EQ(o.fib_n, 20);
+  const Options u = parse({"uts", "--trace", "u.json", "--tree", "T1", "--profile"});
+  EXPECT_TRUE(u.profile);
+  EXPECT_EQ(u.trace, "u.json");
+  EXPECT_FALSE(parse({"fib", "20"}).profile);
+  EXPECT_EQ(error_of({"fib", "20", "--trace"}), "--trace: missing value");
+  EXPECT_EQ(error_of({"fib", "20", "--trace", ""}), "--trace: empty file name");
+  EXPECT_EQ(error_of({"uts", "--profile", "yes"}), "yes: unexpected argument");
 }
 
 TEST(BenchCliArgs, Help) {
@@ -253,7 +268,7 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
   for (const char* key : {"\"benchmark\":\"uts\"", "\"tree\":\"custom\"", "\"cutoff\":\"tasks:8\"",
                           "\"counts\":{\"nodes\":30057", "\"runs\":[", "\"times_s\":[",
                           "\"median_s\":", "\"speedup_vs_seq\":", "\"counters_per_run\":",
-                          "\"spawns_per_worker_per_run\":", "\"nodes_per_thread_per_run\":"}) {
+                          "\"nodes_per_worker_per_run\":", "\"nodes_per_thread_per_run\":"}) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_EQ(occurrences(json, "\"times_s\":"), 7u);
@@ -288,6 +303,45 @@ TEST(BenchCliSweep, FibMatchesAndReports) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_NE(weft_bench::fib_table(result).find("fib(18) = 2584"), std::string::npos);
+}
+
+// --profile and --trace end to end on UTS: the profile's rows and JSON, per-worker node
+// counts that add up to the tree, and a trace with one steal slice and arrow per steal.
+TEST(BenchCliSweep, UtsProfileAndTrace) {
+  const Options o = small_tree_options({"--impl", "seq,weft", "--steal", "one,half", "--workers",
+                                        "2,4", "--repeat", "2", "--profile", "--trace", "t.json"});
+  const weft_bench::UtsResult result = weft_bench::run_uts(o);
+  ASSERT_EQ(result.records.size(), 5u);
+  std::uint64_t steals = 0;
+  for (const auto& r : result.records) {
+    if (r.impl != Impl::kWeft) continue;
+    std::uint64_t nodes = 0;
+    for (std::uint64_t n : r.load) nodes += n;
+    EXPECT_EQ(nodes, 2 * kSmallCounts.nodes) << r.label() << ": nodes per worker, two runs";
+    EXPECT_EQ(r.load.size(), r.workers);
+    for (const auto& w : r.per_worker) {
+      EXPECT_EQ(w.task_ns + w.steal_ns + w.idle_ns + w.switch_ns, w.window_ns) << r.label();
+    }
+    EXPECT_GT(r.frame_cost_ns, 0.0);
+    steals += r.counters.steals;
+    ASSERT_EQ(r.trace.workers.size(), r.workers);
+  }
+  const std::string table = weft_bench::uts_table(result);
+  EXPECT_NE(table.find("execution profile"), std::string::npos) << table;
+  EXPECT_NE(table.find("  worker 3 "), std::string::npos) << table;
+  const std::string json = weft_bench::uts_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  EXPECT_EQ(occurrences(json, "\"profile\":{"), 4u);
+  EXPECT_EQ(occurrences(json, "\"node_efficiency\":"), 4u);
+  const std::string trace = weft_bench::chrome_trace(result.records);
+  EXPECT_TRUE(balanced(trace));
+  EXPECT_EQ(trace.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", 0), 0u);
+  EXPECT_EQ(occurrences(trace, "\"process_name\""), 4u);
+  EXPECT_EQ(occurrences(trace, "\"thread_name\""), 12u);
+  EXPECT_EQ(occurrences(trace, "\"name\":\"steal\",\"cat\":\"steal\",\"pid\""), steals);
+  EXPECT_EQ(occurrences(trace, "\"ph\":\"s\""), steals);
+  EXPECT_EQ(occurrences(trace, "\"ph\":\"f\""), steals);
+  EXPECT_GE(occurrences(trace, "\"name\":\"busy\""), 8u) << "a busy slice per run at least";
 }
 
 }  // namespace

@@ -123,8 +123,9 @@ TEST(StealPolicy, AllowedSpecsListsEveryForm) {
 
 class FromEnv : public ::testing::Test {
  protected:
-  static constexpr const char* kVars[] = {"WEFT_WORKERS", "WEFT_STEAL",      "WEFT_SEED",
-                                          "WEFT_PIN",     "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE"};
+  static constexpr const char* kVars[] = {"WEFT_WORKERS",    "WEFT_STEAL",      "WEFT_SEED",
+                                          "WEFT_PIN",        "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE",
+                                          "WEFT_PROFILE",    "WEFT_TRACE_EVENTS"};
 
   void SetUp() override {
     for (const char* v : kVars) {
@@ -231,6 +232,27 @@ TEST_F(FromEnv, Pin) {
   }
   unsetenv("WEFT_PIN");
   for (const char* bad : {"2", "maybe", "TRUE "}) expect_rejected("WEFT_PIN", bad);
+}
+
+TEST_F(FromEnv, ProfileAndTraceEvents) {
+  EXPECT_FALSE(weft::Config::from_env().profile);
+  EXPECT_EQ(weft::Config::from_env().trace_events, 0u);
+  setenv("WEFT_PROFILE", "1", 1);
+  EXPECT_TRUE(weft::Config::from_env().profile);
+  setenv("WEFT_PROFILE", "off", 1);
+  EXPECT_FALSE(weft::Config::from_env().profile);
+  unsetenv("WEFT_PROFILE");
+  for (const char* bad : {"2", "profile"}) expect_rejected("WEFT_PROFILE", bad);
+  setenv("WEFT_TRACE_EVENTS", "16777216", 1);
+  EXPECT_EQ(weft::Config::from_env().trace_events, std::size_t{1} << 24);
+  unsetenv("WEFT_TRACE_EVENTS");
+  for (const char* bad : {"-1", "16777217", "1e6", "many"}) expect_rejected("WEFT_TRACE_EVENTS", bad);
+}
+
+TEST(ConfigValidate, TraceEventsCapped) {
+  weft::Config c;
+  c.trace_events = (std::size_t{1} << 24) + 1;
+  EXPECT_THROW(c.validate(), weft::ConfigError);
 }
 
 TEST_F(FromEnv, TaskSlots) {

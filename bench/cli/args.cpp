@@ -176,8 +176,12 @@ Options parse_args(std::span<const std::string_view> args) {
       continue;
     }
     if (!flag.starts_with("-")) throw UsageError(flag, "unexpected argument");
+    if (flag == "--profile") {  // the only option without a value
+      o.profile = true;
+      continue;
+    }
     const bool is_option = flag == "--steal" || flag == "--workers" || flag == "--repeat" ||
-                           flag == "--json" ||
+                           flag == "--json" || flag == "--trace" ||
                            (o.command == Command::kUts &&
                             (flag == "--tree" || flag == "--impl" || flag == "--chunk" ||
                              flag == "--cutoff"));
@@ -203,6 +207,9 @@ Options parse_args(std::span<const std::string_view> args) {
     } else if (flag == "--json") {
       if (value.empty()) throw UsageError(flag, "empty file name");
       o.json = value;
+    } else if (flag == "--trace") {
+      if (value.empty()) throw UsageError(flag, "empty file name");
+      o.trace = value;
     } else if (flag == "--tree") {
       o.preset = uts::find_preset(value);
       if (o.preset == nullptr) {
@@ -229,8 +236,9 @@ std::string usage() {
          "  weft-bench uts [--tree NAME | -t T -b B0 -m M -q Q -r R -d D -a A -f F -g G]\n"
          "                 [--impl seq,weft,threads] [--steal one,fixed:D,half] [--workers 1,2]\n"
          "                 [--chunk C] [--cutoff none|level:L|tasks:K] [--repeat R] [--json FILE]\n"
+         "                 [--profile] [--trace FILE]\n"
          "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2] [--repeat R]\n"
-         "                 [--json FILE]\n"
+         "                 [--json FILE] [--profile] [--trace FILE]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -243,7 +251,12 @@ std::string usage() {
          "fib: serial fib(N) against weft's, checked against fib(N) by iteration.\n"
          "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED, ...).\n"
          "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
-         "writes everything, raw times included. Steal specs: " +
+         "writes everything, raw times included. --profile adds each weft run's execution\n"
+         "profile (R_busy, R_steal, R_idle, R_switch, R_frame; tasks per steal; load-balancing\n"
+         "operations = tasks stolen). --trace FILE writes a Chrome/Perfetto timeline of the\n"
+         "weft runs (ui.perfetto.dev or chrome://tracing), at most " +
+         std::to_string(kTraceEventsPerWorker) + " events per worker.\n"
+         "Steal specs: " +
          weft::StealPolicy::allowed_specs() + ".\n";
 }
 

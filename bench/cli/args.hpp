@@ -45,6 +45,8 @@ struct Options {
   std::vector<unsigned> workers{1, 2};
   int repeat = 5;
   std::string json;  // "" = no JSON file
+  bool profile = false;  // the execution profile of every weft run (Config::profile)
+  std::string trace;     // "" = no Chrome/Perfetto trace file
   // uts
   std::string tree_name = "T3";     // the preset's name, or "custom" when flags were given
   const uts::Preset* preset = nullptr;  // set only when the tree is exactly a preset
@@ -55,6 +57,10 @@ struct Options {
   // fib
   int fib_n = 35;
 };
+
+// The trace's cap: events kept per worker of each weft runtime (32 bytes each in memory,
+// about 100 in the file), so a trace of a long sweep stays a file a browser can open.
+inline constexpr std::size_t kTraceEventsPerWorker = 50000;
 
 // Parses the arguments after the program name. Throws UsageError.
 Options parse_args(std::span<const std::string_view> args);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <weft/config.hpp>
@@ -16,6 +17,7 @@
 #include "cli/args.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
+#include "cli/trace_json.hpp"
 
 namespace {
 
@@ -32,12 +34,12 @@ void clear_progress(const weft_bench::Progress& progress) {
   if (progress) std::fprintf(stderr, "\r\033[K");
 }
 
-int write_json(const std::string& path, const std::string& json) {
+int write_file(const std::string& path, const std::string& text, const char* what) {
   std::ofstream out(path);
-  out << json;
+  out << text;
   out.close();
   if (!out) {
-    std::fprintf(stderr, "weft-bench: %s: cannot write the JSON file\n", path.c_str());
+    std::fprintf(stderr, "weft-bench: %s: cannot write the %s file\n", path.c_str(), what);
     return 1;
   }
   return 0;
@@ -58,26 +60,33 @@ int main(int argc, char** argv) {
     std::fputs(weft_bench::usage().c_str(), stdout);
     return 0;
   }
-  // Fail before a long sweep, not after it, when the JSON file cannot be written.
-  if (!options.json.empty() && !std::ofstream(options.json, std::ios::app)) {
-    std::fprintf(stderr, "weft-bench: --json %s: cannot open for writing\n", options.json.c_str());
-    return 2;
+  // Fail before a long sweep, not after it, when an output file cannot be written.
+  for (const auto& [flag, path] : {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
+    if (!path.empty() && !std::ofstream(path, std::ios::app)) {
+      std::fprintf(stderr, "weft-bench: %s %s: cannot open for writing\n", flag, path.c_str());
+      return 2;
+    }
   }
   const weft_bench::Progress progress = make_progress();
   try {
-    std::string table, json;
+    std::string table, json, trace;
     if (options.command == weft_bench::Command::kUts) {
       const auto result = weft_bench::run_uts(options, progress);
       table = weft_bench::uts_table(result);
       json = weft_bench::uts_json(result);
+      if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
     } else {
       const auto result = weft_bench::run_fib(options, progress);
       table = weft_bench::fib_table(result);
       json = weft_bench::fib_json(result);
+      if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
     }
     clear_progress(progress);
     std::fputs(table.c_str(), stdout);
-    return options.json.empty() ? 0 : write_json(options.json, json);
+    int status = 0;
+    if (!options.json.empty()) status |= write_file(options.json, json, "JSON");
+    if (!options.trace.empty()) status |= write_file(options.trace, trace, "trace");
+    return status;
   } catch (const weft::ConfigError& e) {  // a bad WEFT_* variable: a usage error too
     clear_progress(progress);
     std::fprintf(stderr, "weft-bench: %s\n", e.what());

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace weft_bench {
 namespace {
@@ -85,6 +86,56 @@ std::string load_text(const Record& r, int repeat) {
   return out.str();
 }
 
+// The execution profile of every weft record, per run (Adnan & Sato, Table 2): one row for
+// all workers together, then one per worker.
+std::string profile_table(const std::vector<Record>& records, int repeat) {
+  std::string out =
+      "\nexecution profile (shares of the workers' time; frame = pushed tasks x the calibrated\n"
+      " spawn+join cost; lb_ops = tasks that ran on another worker than their spawner, per run;\n time_ms = the window per run, summed over the workers in a run's first row)\n";
+  out += format("%-30s %8s %8s %8s %8s %8s %9s %10s %9s\n", "run / worker", "R_busy", "R_steal",
+                "R_idle", "R_switch", "R_frame", "tasks/stl", "lb_ops", "time_ms");
+  auto row = [&](const std::string& label, const weft::WorkerStats& w) {
+    const weft::ProfileShares r = w.shares();
+    out += format("%-30s %8.4f %8.4f %8.4f %8.4f %8.4f %9.2f %10.0f %9.2f\n", label.c_str(),
+                  r.busy, r.steal, r.idle, r.switch_, r.frame, w.tasks_per_steal(),
+                  per_run(w.tasks_stolen, repeat), per_run(w.window_ns, repeat) / 1e6);
+  };
+  for (const Record& r : records) {
+    if (r.impl != Impl::kWeft) continue;
+    row(r.label() + format(" (%.2f ns)", r.frame_cost_ns), r.counters);
+    for (std::size_t i = 0; i < r.per_worker.size(); ++i) {
+      row("  worker " + std::to_string(i), r.per_worker[i]);
+    }
+  }
+  return out;
+}
+
+void shares_json(std::ostream& out, const weft::WorkerStats& w, int repeat) {
+  const weft::ProfileShares r = w.shares();
+  out << "{\"r_busy\":" << number(r.busy) << ",\"r_steal\":" << number(r.steal)
+      << ",\"r_idle\":" << number(r.idle) << ",\"r_switch\":" << number(r.switch_)
+      << ",\"r_frame\":" << number(r.frame) << ",\"busy_ns\":" << number(per_run(w.busy_ns(), repeat))
+      << ",\"steal_ns\":" << number(per_run(w.steal_ns, repeat))
+      << ",\"idle_ns\":" << number(per_run(w.idle_ns, repeat))
+      << ",\"switch_ns\":" << number(per_run(w.switch_ns, repeat))
+      << ",\"frame_ns\":" << number(per_run(w.frame_ns, repeat))
+      << ",\"window_ns\":" << number(per_run(w.window_ns, repeat))
+      << ",\"tasks_per_steal\":" << number(w.tasks_per_steal())
+      << ",\"lb_ops\":" << number(per_run(w.tasks_stolen, repeat)) << "}";
+}
+
+// "profile": per run, all workers and each worker.
+void profile_json(std::ostream& out, const Record& r, int repeat) {
+  out << ",\"profile\":{\"frame_cost_ns\":" << number(r.frame_cost_ns) << ",\"total\":";
+  shares_json(out, r.counters, repeat);
+  out << ",\"workers\":[";
+  for (std::size_t i = 0; i < r.per_worker.size(); ++i) {
+    if (i != 0) out << ",";
+    shares_json(out, r.per_worker[i], repeat);
+  }
+  out << "]}";
+}
+
 }  // namespace
 
 std::string uts_table(const UtsResult& res) {
@@ -98,8 +149,7 @@ std::string uts_table(const UtsResult& res) {
                            static_cast<unsigned long long>(seq.counts.leaves),
                            seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
   out += "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
-         " weft counters per run; load eff = avg/max per worker: nodes per thread for threads,\n"
-         " spawns per worker for weft -- a proxy, weft counts no nodes per worker)\n";
+         " weft counters per run; load eff = avg/max of the nodes each thread or worker visited)\n";
   out += format("%-8s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl", "steal",
                 "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup", "steals",
                 "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
@@ -123,6 +173,7 @@ std::string uts_table(const UtsResult& res) {
       out += format(" %8.3f  %s\n", efficiency(r.load), load_text(r, res.repeat).c_str());
     }
   }
+  if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;
 }
 
@@ -149,9 +200,10 @@ std::string uts_json(const UtsResult& res) {
     if (r.impl == Impl::kWeft) {
       out << ",\"counters_per_run\":";
       counters_json(out, r.counters, res.repeat);
-      out << ",\"spawns_per_worker_per_run\":";
+      out << ",\"nodes_per_worker_per_run\":";
       load_json(out, r, res.repeat);
-      out << ",\"spawn_efficiency\":" << number(efficiency(r.load));
+      out << ",\"node_efficiency\":" << number(efficiency(r.load));
+      if (res.profiled) profile_json(out, r, res.repeat);
     } else if (r.impl == Impl::kThreads) {
       out << ",\"nodes_per_thread_per_run\":";
       load_json(out, r, res.repeat);
@@ -192,6 +244,7 @@ std::string fib_table(const FibResult& res) {
       out += format(" %9s %9s %10s %9s\n", "-", "-", "-", "-");
     }
   }
+  if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;
 }
 
@@ -216,6 +269,7 @@ std::string fib_json(const FibResult& res) {
       counters_json(out, r.counters, res.repeat);
       out << ",\"spawns_per_worker_per_run\":";
       load_json(out, r, res.repeat);
+      if (res.profiled) profile_json(out, r, res.repeat);
     }
     out << "}";
   }

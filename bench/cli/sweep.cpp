@@ -39,6 +39,8 @@ std::vector<WeftSetup> make_runtimes(const Options& o, std::vector<Record>& reco
       weft::Config c = weft::Config::from_env();
       c.steal = weft::StealPolicy::parse(steal, "--steal");
       c.workers = w;
+      if (o.profile) c.profile = true;
+      if (!o.trace.empty()) c.trace_events = kTraceEventsPerWorker;
       Record r;
       r.impl = Impl::kWeft;
       r.steal = steal;
@@ -55,19 +57,33 @@ void add_load(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>&
   for (std::size_t i = 0; i < run.size(); ++i) sum[i] += run[i];
 }
 
-// Runs one weft repetition of `setup`, timing only rt.run, and records its counters.
+// Runs one weft repetition of `setup`, timing only rt.run, and records its counters (and
+// profile). `load`, if the run counted one, replaces spawns per worker as the load.
 template <class F>
-auto run_weft(WeftSetup& setup, Record& r, F&& f) {
+auto run_weft(WeftSetup& setup, Record& r, F&& f, const std::vector<std::uint64_t>* load = nullptr) {
   setup.rt->reset_stats();
   const auto t0 = Clock::now();
   auto result = f(*setup.rt);
   r.times.push_back(seconds_since(t0));
   const weft::Stats stats = setup.rt->stats();
   r.counters += stats.total;
-  std::vector<std::uint64_t> spawns;
-  for (const auto& w : stats.per_worker) spawns.push_back(w.spawns);
-  add_load(r.load, spawns);
+  r.frame_cost_ns = stats.frame_cost_ns;
+  if (r.per_worker.size() < stats.per_worker.size()) r.per_worker.resize(stats.per_worker.size());
+  for (std::size_t i = 0; i < stats.per_worker.size(); ++i) r.per_worker[i] += stats.per_worker[i];
+  if (load != nullptr) {
+    add_load(r.load, *load);
+  } else {
+    std::vector<std::uint64_t> spawns;
+    for (const auto& w : stats.per_worker) spawns.push_back(w.spawns);
+    add_load(r.load, spawns);
+  }
   return result;
+}
+
+void collect_traces(std::vector<WeftSetup>& setups, std::vector<Record>& records) {
+  for (auto& s : setups) {
+    if (s.rt->config().trace_events > 0) records[s.record].trace = s.rt->trace();
+  }
 }
 
 std::string describe(const uts::Counts& c) {
@@ -177,9 +193,10 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
     for (auto& s : setups) {
       Record& r = records[s.record];
       if (progress) progress(rep, o.repeat, r.label());
-      const uts::Counts got = run_weft(s, r, [&](weft::Runtime& rt) {
-        return uts::traverse_weft(rt, tree, o.cutoff);
-      });
+      std::vector<std::uint64_t> nodes;
+      const uts::Counts got = run_weft(
+          s, r, [&](weft::Runtime& rt) { return uts::traverse_weft(rt, tree, o.cutoff, &nodes); },
+          &nodes);
       check(r, got);
     }
     for (std::size_t i = first_threads; i < records.size(); ++i) {
@@ -192,6 +209,8 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
       check(r, got.counts);
     }
   }
+  collect_traces(setups, records);
+  result.profiled = o.profile;
   return result;
 }
 
@@ -225,6 +244,8 @@ FibResult run_fib(const Options& o, const Progress& progress) {
             }));
     }
   }
+  collect_traces(setups, records);
+  result.profiled = o.profile;
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include <weft/profile.hpp>
 #include <weft/stats.hpp>
 
 #include "cli/args.hpp"
@@ -35,9 +36,13 @@ struct Record {
   std::vector<double> times;   // seconds, one per repetition, in order
   uts::Counts counts;          // uts: of the last run (all runs were checked equal)
   weft::WorkerStats counters;  // weft: rt.stats().total summed over the repetitions
-  // The load balance, summed over the repetitions: threads, nodes per thread; weft, spawns
-  // per worker (weft counts no nodes per worker, so spawns stand in for them).
+  // weft: rt.stats().per_worker summed over the repetitions (the profile per worker).
+  std::vector<weft::WorkerStats> per_worker;
+  double frame_cost_ns = 0;  // weft, profiled: the runtime's calibrated spawn+join cost
+  // The load balance, summed over the repetitions: nodes per thread (threads) or per worker
+  // (weft UTS); spawns per worker for weft fib.
   std::vector<std::uint64_t> load;
+  weft::Trace trace;  // weft with --trace: the runtime's timeline over all repetitions
 
   std::string label() const;  // "seq", "weft one w=2", "threads w=2"
 };
@@ -48,6 +53,7 @@ struct UtsResult {
   Cutoff cutoff;
   std::size_t chunk = 64;
   int repeat = 0;
+  bool profiled = false;
   std::vector<Record> records;  // records[0] is the sequential baseline
 };
 
@@ -56,6 +62,7 @@ struct FibResult {
   long value = 0;           // fib(n)
   std::uint64_t spawns = 0;  // spawns per weft run: the call tree's internal nodes
   int repeat = 0;
+  bool profiled = false;
   std::vector<Record> records;  // records[0] is the serial recursion
 };
 

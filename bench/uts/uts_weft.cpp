@@ -13,9 +13,15 @@ namespace {
 // fan-outs (the binomial root's 2000, geometric nodes up to 100) use a vector.
 constexpr int kInlineChildren = 8;
 
+// One worker's node count, alone on its cache lines: each worker writes only its own.
+struct alignas(128) WorkerNodes {
+  std::uint64_t nodes = 0;
+};
+
 struct Context {
   const Tree* tree;
   SpawnCutoff cutoff;
+  WorkerNodes* per_worker = nullptr;  // indexed by weft::this_worker_id(); may be null
 };
 
 Counts visit(const Context& ctx, const Node& node);
@@ -71,6 +77,12 @@ Counts visit(const Context& ctx, const Node& node) {
   const int n = ctx.tree->num_children(node);
   Counts counts;
   counts.count_node(node.height, n);
+  if (ctx.per_worker != nullptr) {
+    // Plain writes: each worker owns its entry, and the joins order them before the
+    // root's return, which the caller reads after.
+    const int id = weft::this_worker_id();
+    if (id >= 0) ++ctx.per_worker[id].nodes;
+  }
   if (n == 0) return counts;  // most nodes: no futures constructed at all
   if (n <= kInlineChildren) {
     std::array<ChildFuture, kInlineChildren> futures;
@@ -90,8 +102,20 @@ Counts traverse_weft_task(const Tree& tree, SpawnCutoff cutoff) {
   return visit(ctx, root);
 }
 
-Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff) {
-  return rt.run([&tree, cutoff] { return traverse_weft_task(tree, cutoff); });
+Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff,
+                     std::vector<std::uint64_t>* nodes_per_worker) {
+  if (nodes_per_worker == nullptr) {
+    return rt.run([&tree, cutoff] { return traverse_weft_task(tree, cutoff); });
+  }
+  std::vector<WorkerNodes> per_worker(rt.workers());
+  const Context ctx{&tree, cutoff, per_worker.data()};
+  const Counts counts = rt.run([&ctx, &tree] {
+    const Node root = tree.root();
+    return visit(ctx, root);
+  });
+  nodes_per_worker->assign(per_worker.size(), 0);
+  for (std::size_t i = 0; i < per_worker.size(); ++i) (*nodes_per_worker)[i] = per_worker[i].nodes;
+  return counts;
 }
 
 }  // namespace uts

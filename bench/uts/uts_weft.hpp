@@ -10,6 +10,7 @@
 #include "uts/tree.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace uts {
 
@@ -24,8 +25,11 @@ struct SpawnCutoff {
   std::int64_t value = 0;
 };
 
-// Runs the traversal as the root task of `rt` and returns the whole tree's counts.
-Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff = {});
+// Runs the traversal as the root task of `rt` and returns the whole tree's counts. With
+// `nodes_per_worker`, also counts the nodes each worker visited (resized to rt.workers()):
+// the load balance of Olivier & Prins's Fig. 11.
+Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff = {},
+                     std::vector<std::uint64_t>* nodes_per_worker = nullptr);
 
 // The traversal for a caller that is already a task of a runtime. Outside any runtime the
 // spawns run inline on the caller's own stack (weft's serial elision), which a deep tree

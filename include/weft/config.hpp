@@ -75,6 +75,13 @@ struct Config {
   // A worker waiting for a stolen task helps by stealing only while its stack use is below
   // this fraction of worker_stack_bytes (see docs/ARCHITECTURE.md, "Join and its bound").
   double help_stack_fraction = 0.5;
+  // The execution profile: each worker charges its time to busy / steal / idle / switch,
+  // reported by Runtime::stats() (weft/profile.hpp). Off, it costs a predictable branch at
+  // each steal and idle step, never on spawn or join. (WEFT_PROFILE=0|1)
+  bool profile = false;
+  // Timeline events kept per worker for Runtime::trace() (busy intervals, steals); 0 keeps
+  // none. Implies profile. At most 16777216 (32 bytes each). (WEFT_TRACE_EVENTS)
+  std::size_t trace_events = 0;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
   static Config from_env();

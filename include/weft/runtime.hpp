@@ -14,6 +14,7 @@
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
 #include "weft/detail/worker_core.hpp"
+#include "weft/profile.hpp"
 #include "weft/stats.hpp"
 
 namespace weft {
@@ -79,6 +80,12 @@ class RootJobFor final : public RootJob {
 };
 }  // namespace detail
 
+// The id (0 .. workers-1) of the worker running the caller, or -1 outside any runtime. For
+// per-worker bookkeeping in programs (e.g. UTS's nodes per worker).
+inline int this_worker_id() noexcept {
+  return detail::on_worker() ? detail::current_worker()->id : -1;
+}
+
 class Runtime {
  public:
   // Starts config.resolved_workers() threads. Throws ConfigError for a bad config.
@@ -110,8 +117,13 @@ class Runtime {
 
   // Counters summed over workers, and per worker. Exact once run() has returned; a
   // consistent-enough snapshot while tasks run.
+  // With Config::profile, also the execution profile since the start or the last
+  // reset_stats(). Call stats() and reset_stats() from one thread at a time.
   Stats stats() const;
   void reset_stats();
+  // The timeline recorded so far (Config::trace_events per worker; empty when 0). Events
+  // already recorded never change, so this may be called at any time.
+  Trace trace() const;
 
  private:
   void submit_and_wait(detail::RootJob& job);

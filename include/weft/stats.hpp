@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "weft/profile.hpp"
+
 namespace weft {
 
 struct WorkerStats {
@@ -25,6 +27,22 @@ struct WorkerStats {
   // a sum, in totals.
   std::uint64_t max_steal_stack_bytes = 0;
 
+  // The execution profile, in nanoseconds since the runtime started or the last
+  // reset_stats(); all zero unless Config::profile is on. task + steal + idle + switch ==
+  // window. frame_ns is the estimated part of task_ns spent maintaining the task stack
+  // (tasks pushed x the calibrated cost of one spawn+join, Stats::frame_cost_ns), so
+  // busy = task - frame. See weft/profile.hpp.
+  std::uint64_t task_ns = 0;
+  std::uint64_t steal_ns = 0;
+  std::uint64_t idle_ns = 0;
+  std::uint64_t switch_ns = 0;
+  std::uint64_t frame_ns = 0;
+  std::uint64_t window_ns = 0;
+
+  std::uint64_t busy_ns() const noexcept { return task_ns - frame_ns; }
+  // The fractions R_busy, R_steal, R_idle, R_switch, R_frame of window_ns (zeros if none).
+  ProfileShares shares() const noexcept;
+
   double tasks_per_steal() const noexcept {
     return steals == 0 ? 0.0 : static_cast<double>(tasks_stolen) / static_cast<double>(steals);
   }
@@ -34,7 +52,10 @@ struct WorkerStats {
 struct Stats {
   WorkerStats total;
   std::vector<WorkerStats> per_worker;
-  // A human-readable table: one row per worker and the total.
+  bool profiled = false;       // Config::profile was on: the *_ns fields are measured
+  double frame_cost_ns = 0.0;  // the calibrated cost of one spawn+join (when profiled)
+  // A human-readable table: one row per worker and the total (and, when profiled, a second
+  // table of the profile's shares).
   std::string table() const;
   // One JSON object with "total" and "workers".
   std::string json() const;

@@ -15,5 +15,6 @@
 #include "weft/cutoff.hpp"
 #include "weft/future.hpp"
 #include "weft/invoke.hpp"
+#include "weft/profile.hpp"
 #include "weft/runtime.hpp"
 #include "weft/stats.hpp"

@@ -17,6 +17,8 @@ constexpr std::size_t kMinTaskSlots = 2;
 constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
 // Below this, the runtime's own frames plus a few levels of user code would overflow.
 constexpr std::size_t kMinWorkerStack = std::size_t{64} << 10;
+// 32 bytes per event: 512 MiB per worker at most.
+constexpr std::size_t kMaxTraceEvents = std::size_t{1} << 24;
 
 const char* env(const char* name) {
   const char* v = std::getenv(name);
@@ -87,6 +89,11 @@ Config Config::from_env() {
   if (const char* v = env("WEFT_STACK_SIZE")) {
     c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v, kMinWorkerStack);
   }
+  if (const char* v = env("WEFT_PROFILE")) c.profile = parse_bool("WEFT_PROFILE", v);
+  if (const char* v = env("WEFT_TRACE_EVENTS")) {
+    c.trace_events = static_cast<std::size_t>(parse_unsigned(
+        "WEFT_TRACE_EVENTS", v, 0, kMaxTraceEvents, "an event count from 0 to 16777216"));
+  }
   c.validate();
   return c;
 }
@@ -103,6 +110,10 @@ void Config::validate() const {
   if (worker_stack_bytes < kMinWorkerStack) {
     throw ConfigError("Config::worker_stack_bytes=" + std::to_string(worker_stack_bytes) +
                       ": expected at least 65536");
+  }
+  if (trace_events > kMaxTraceEvents) {
+    throw ConfigError("Config::trace_events=" + std::to_string(trace_events) +
+                      ": expected an event count from 0 to 16777216");
   }
   if (!(help_stack_fraction >= 0.0 && help_stack_fraction <= 0.9)) {
     throw ConfigError("Config::help_stack_fraction=" + std::to_string(help_stack_fraction) +

@@ -17,6 +17,7 @@
 // With no run active, workers park without a timeout: an idle pool uses no CPU.
 #include "core/pool.hpp"
 
+#include "core/frame_cost.hpp"
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/futex.hpp"
 
@@ -25,6 +26,9 @@ namespace weft::detail {
 Pool::Pool(const Config& config) : config_(config) {
   config_.validate();
   platform::init_asymmetric_barrier();
+  origin_ns_ = monotonic_ns();
+  // Before the workers start: the calibration briefly makes this thread a worker of its own.
+  if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns();  // not the accessor
   const unsigned n = config_.resolved_workers();
   workers_.reserve(n);
   for (unsigned i = 0; i < n; ++i) {

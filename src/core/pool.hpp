@@ -25,6 +25,11 @@ class Pool {
 
   const Config& config() const noexcept { return config_; }
   const StealPolicy& policy() const noexcept { return config_.steal; }
+  bool profiled() const noexcept { return config_.profile || config_.trace_events > 0; }
+  // The calibrated cost of a spawn+join when profiled (frame_cost.hpp), else 0.
+  double frame_cost_ns() const noexcept { return frame_cost_ns_; }
+  // When the pool was built, on the monotonic clock: the trace's zero.
+  std::uint64_t origin_ns() const noexcept { return origin_ns_; }
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
@@ -47,6 +52,8 @@ class Pool {
 
  private:
   Config config_;
+  double frame_cost_ns_ = 0.0;
+  std::uint64_t origin_ns_ = 0;
   std::vector<std::unique_ptr<Worker>> workers_;
 
   std::mutex roots_mutex_;

@@ -17,12 +17,21 @@ const Config& Runtime::config() const noexcept { return pool_->config(); }
 
 Stats Runtime::stats() const {
   Stats s;
+  s.profiled = pool_->profiled();
+  s.frame_cost_ns = pool_->frame_cost_ns();
   s.per_worker.reserve(pool_->size());
   for (unsigned i = 0; i < pool_->size(); ++i) {
-    s.per_worker.push_back(pool_->worker(i).snapshot());
+    s.per_worker.push_back(pool_->worker(i).snapshot(s.frame_cost_ns));
     s.total += s.per_worker.back();
   }
   return s;
+}
+
+Trace Runtime::trace() const {
+  Trace t;
+  t.origin_ns = pool_->origin_ns();
+  for (unsigned i = 0; i < pool_->size(); ++i) t.workers.push_back(pool_->worker(i).trace());
+  return t;
 }
 
 void Runtime::reset_stats() {

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <span>
 #include <sstream>
+#include <string_view>
 
 namespace weft {
 namespace {
@@ -26,7 +28,16 @@ constexpr Field kFields[] = {
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
     {"max_steal_stack", &WorkerStats::max_steal_stack_bytes},
+    {"task_ns", &WorkerStats::task_ns},
+    {"steal_ns", &WorkerStats::steal_ns},
+    {"idle_ns", &WorkerStats::idle_ns},
+    {"switch_ns", &WorkerStats::switch_ns},
+    {"frame_ns", &WorkerStats::frame_ns},
+    {"window_ns", &WorkerStats::window_ns},
 };
+// The counters' table stops before the profile's fields, which get their own table.
+constexpr std::size_t kCounterFields = 11;
+static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {
   out << '{';
@@ -35,10 +46,25 @@ void json_object(std::ostringstream& out, const WorkerStats& w) {
     out << (first ? "" : ",") << '"' << f.name << "\":" << w.*f.member;
     first = false;
   }
-  out << ",\"tasks_per_steal\":" << w.tasks_per_steal() << '}';
+  const ProfileShares r = w.shares();
+  out << ",\"tasks_per_steal\":" << w.tasks_per_steal() << ",\"r_busy\":" << r.busy
+      << ",\"r_steal\":" << r.steal << ",\"r_idle\":" << r.idle << ",\"r_switch\":" << r.switch_
+      << ",\"r_frame\":" << r.frame << '}';
 }
 
 }  // namespace
+
+ProfileShares WorkerStats::shares() const noexcept {
+  ProfileShares r;
+  if (window_ns == 0) return r;
+  const double w = static_cast<double>(window_ns);
+  r.busy = static_cast<double>(busy_ns()) / w;
+  r.steal = static_cast<double>(steal_ns) / w;
+  r.idle = static_cast<double>(idle_ns) / w;
+  r.switch_ = static_cast<double>(switch_ns) / w;
+  r.frame = static_cast<double>(frame_ns) / w;
+  return r;
+}
 
 WorkerStats& WorkerStats::operator+=(const WorkerStats& o) noexcept {
   for (const Field& f : kFields) {
@@ -55,7 +81,7 @@ std::string Stats::table() const {
   std::ostringstream out;
   char buf[64];
   out << "worker";
-  for (const Field& f : kFields) {
+  for (const Field& f : std::span(kFields, kCounterFields)) {
     std::snprintf(buf, sizeof buf, " %15s", f.name);
     out << buf;
   }
@@ -63,7 +89,7 @@ std::string Stats::table() const {
   auto row = [&](const std::string& label, const WorkerStats& w) {
     std::snprintf(buf, sizeof buf, "%-6s", label.c_str());
     out << buf;
-    for (const Field& f : kFields) {
+    for (const Field& f : std::span(kFields, kCounterFields)) {
       std::snprintf(buf, sizeof buf, " %15llu", static_cast<unsigned long long>(w.*f.member));
       out << buf;
     }
@@ -72,12 +98,28 @@ std::string Stats::table() const {
   };
   for (std::size_t i = 0; i < per_worker.size(); ++i) row(std::to_string(i), per_worker[i]);
   row("total", total);
+  if (!profiled) return out.str();
+  std::snprintf(buf, sizeof buf, "\nprofile (frame = pushed tasks x %.2f ns)\n", frame_cost_ns);
+  out << buf << "worker     window_ms    R_busy   R_steal    R_idle  R_switch   R_frame\n";
+  auto shares_row = [&](const std::string& label, const WorkerStats& w) {
+    const ProfileShares r = w.shares();
+    std::snprintf(buf, sizeof buf, "%-6s %12.3f", label.c_str(), static_cast<double>(w.window_ns) / 1e6);
+    out << buf;
+    for (double x : {r.busy, r.steal, r.idle, r.switch_, r.frame}) {
+      std::snprintf(buf, sizeof buf, " %9.4f", x);
+      out << buf;
+    }
+    out << '\n';
+  };
+  for (std::size_t i = 0; i < per_worker.size(); ++i) shares_row(std::to_string(i), per_worker[i]);
+  shares_row("total", total);
   return out.str();
 }
 
 std::string Stats::json() const {
   std::ostringstream out;
-  out << "{\"total\":";
+  out << "{\"profiled\":" << (profiled ? "true" : "false")
+      << ",\"frame_cost_ns\":" << frame_cost_ns << ",\"total\":";
   json_object(out, total);
   out << ",\"workers\":[";
   for (std::size_t i = 0; i < per_worker.size(); ++i) {

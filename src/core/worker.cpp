@@ -14,6 +14,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -59,6 +60,10 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   id = worker_id;
   this->pool = &pool;
   stack.init(static_cast<Index>(config.task_slots));
+  if (config.profile || config.trace_events > 0) {
+    clock_.enable(config.trace_events);
+    profile_base_ = clock_.read();
+  }
 }
 
 void Worker::start(int cpu) {
@@ -71,7 +76,9 @@ void Worker::main_loop() noexcept {
   IdleBackoff backoff(pool_.size());
   while (!pool_.shutting_down()) {
     if (RootJob* job = pool_.take_root()) {
+      const Activity prev = clock_.enter(Activity::kTask);
       job->execute();
+      clock_.enter(prev);
       pool_.finish_root(*job);
       backoff.reset();
       continue;
@@ -111,19 +118,30 @@ bool Worker::steal_random() noexcept {
 }
 
 bool Worker::steal_from(Worker& victim) noexcept {
+  const Activity prev = clock_.enter(Activity::kSteal);
   steal_attempts.bump();
   const Claim claim = victim.stack.steal(pool_.policy(), id);
   if (!claim) {
     failed_steals.bump();
+    clock_.enter(prev);
     return false;
   }
+  clock_.note_steal(victim.id, claim.count);
+  clock_.enter(Activity::kSwitch);
   steals.bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
   max_steal_stack_bytes.raise_to(static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
   // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
   if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
   run_claim(claim);
+  clock_.enter(prev);
   return true;
+}
+
+void Worker::run_stolen_timed(Slot* s) noexcept {
+  clock_.enter(Activity::kTask);
+  run_stolen(s);
+  clock_.enter(Activity::kSwitch);
 }
 
 void Worker::run_claim(Claim claim) noexcept {
@@ -143,11 +161,11 @@ void Worker::run_claim(Claim claim) noexcept {
     ++pushed;
   }
   // Newest first, as the victim would have run them.
-  for (Index i = k - 1; i >= pushed; --i) run_stolen(first + i);
+  for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i);
   for (Index i = pushed - 1; i >= 0; --i) {
     Slot* proxy = stack.slot_at(base + i);
     if (stack.pop(proxy) || stack.pop_contended(proxy)) {
-      run_stolen(proxy->as<ProxyTask>()->target);  // read before the slot is reused
+      run_stolen_timed(proxy->as<ProxyTask>()->target);  // read before the slot is reused
     } else {
       // Another thief took the proxy: its outcome is always a value (proxies never throw).
       (void)wait_for_stolen(proxy);
@@ -159,11 +177,15 @@ void Worker::run_claim(Claim claim) noexcept {
 
 Outcome Worker::wait_for_stolen(Slot* s) noexcept {
   const std::int32_t thief = s->thief.load(std::memory_order_relaxed);
+  const Activity prev = clock_.enter(Activity::kIdle);
   unsigned rounds = 0;
   for (;;) {
     // acquire: pairs with run_stolen's release; the result in the slot is then visible.
     const std::uint32_t state = s->state.load(std::memory_order_acquire);
-    if (state != static_cast<std::uint32_t>(Outcome::kPending)) return static_cast<Outcome>(state);
+    if (state != static_cast<std::uint32_t>(Outcome::kPending)) {
+      clock_.enter(prev);
+      return static_cast<Outcome>(state);
+    }
     if (may_help()) {
       if (thief >= 0 && thief != id && steal_from(pool_.worker(static_cast<unsigned>(thief)))) {
         leapfrogs.bump();
@@ -183,7 +205,7 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
   }
 }
 
-WorkerStats Worker::snapshot() const noexcept {
+WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   WorkerStats s;
   s.spawns = spawns.get();
   s.overflow_spawns = overflow_spawns.get();
@@ -198,7 +220,25 @@ WorkerStats Worker::snapshot() const noexcept {
   s.leapfrogs = leapfrogs.get();
   s.parks = parks.get();
   s.max_steal_stack_bytes = max_steal_stack_bytes.get();
+  if (clock_.enabled()) {
+    const ActivityTimes t = clock_.read();
+    auto since_reset = [&](Activity a) {
+      const int i = static_cast<int>(a);
+      return t.ns[i] - profile_base_.ns[i];  // A2: never below the base
+    };
+    s.task_ns = since_reset(Activity::kTask);
+    s.steal_ns = since_reset(Activity::kSteal);
+    s.idle_ns = since_reset(Activity::kIdle);
+    s.switch_ns = since_reset(Activity::kSwitch);
+    s.window_ns = t.at_ns - profile_base_.at_ns;
+    const double frame = static_cast<double>(pushed) * frame_cost_ns;
+    s.frame_ns = std::min(s.task_ns, static_cast<std::uint64_t>(frame));
+  }
   return s;
+}
+
+WorkerTrace Worker::trace() const {
+  return WorkerTrace{clock_.trace(), clock_.trace_dropped()};
 }
 
 void Worker::reset_counters() noexcept {
@@ -207,6 +247,7 @@ void Worker::reset_counters() noexcept {
                      &max_steal_stack_bytes}) {
     c->reset();
   }
+  if (clock_.enabled()) profile_base_ = clock_.read();
 }
 
 }  // namespace weft::detail

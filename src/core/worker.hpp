@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/activity_clock.hpp"
 #include "core/idle_backoff.hpp"
 #include "platform/cpu.hpp"
 #include "platform/native_thread.hpp"
@@ -26,8 +27,11 @@ class Worker final : public WorkerCore {
   // The join of a stolen task: see docs/ARCHITECTURE.md, "Join and its bound".
   Outcome wait_for_stolen(Slot* s) noexcept;
 
-  WorkerStats snapshot() const noexcept;
+  // The counters, and the profile since the last reset (frame management charged at
+  // frame_cost_ns per pushed task).
+  WorkerStats snapshot(double frame_cost_ns) const noexcept;
   void reset_counters() noexcept;
+  WorkerTrace trace() const;
 
   // Thief-side counters, written by this worker only.
   Counter steal_attempts;
@@ -43,6 +47,7 @@ class Worker final : public WorkerCore {
   bool steal_random() noexcept;
   bool steal_from(Worker& victim) noexcept;
   void run_claim(Claim claim) noexcept;
+  void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
   void idle(IdleBackoff& backoff) noexcept;
   // True while this worker's stack use is below the helping limit.
   bool may_help() const noexcept {
@@ -50,6 +55,8 @@ class Worker final : public WorkerCore {
   }
 
   Pool& pool_;
+  ActivityClock clock_;
+  ActivityTimes profile_base_;  // the reading at the last reset; used by the stats reader
   platform::Rng rng_;
   std::size_t stack_bytes_;
   std::size_t help_limit_bytes_;

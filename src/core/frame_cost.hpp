@@ -1,0 +1,15 @@
+// The cost of frame management: what one spawn plus its inline join adds to a call, measured
+// once per process on the calling thread. The profile cannot time each spawn (a clock read
+// costs ten times more than a spawn), so it charges pushed tasks x this cost to R_frame.
+// It is measured on a binary recursion (fib's shape) against the same recursion with plain
+// calls, both kept from being turned into loops, so it counts the spawn and join and the
+// registers they take, but not the compiler optimisations a spawn rules out (see
+// docs/ARCHITECTURE.md on GCC's serial fib).
+#pragma once
+
+namespace weft::detail {
+
+// Nanoseconds; measured on first use (about 10 ms), then cached. Never negative.
+double frame_cost_ns();
+
+}  // namespace weft::detail
