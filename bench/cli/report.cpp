@@ -86,6 +86,15 @@ std::string load_text(const Record& r, int repeat) {
   return out.str();
 }
 
+// The counter columns of a table row: steals, tasks/steal, stolen joins, leapfrogs per run
+// for weft, dashes for the others.
+std::string counter_cells(const Record& r, int repeat) {
+  if (r.impl != Impl::kWeft) return format(" %9s %9s %10s %9s", "-", "-", "-", "-");
+  const auto& c = r.counters;
+  return format(" %9.0f %9.2f %10.0f %9.0f", per_run(c.steals, repeat), c.tasks_per_steal(),
+                per_run(c.stolen_joins, repeat), per_run(c.leapfrogs, repeat));
+}
+
 // The execution profile of every weft record, per run (Adnan & Sato, Table 2): one row for
 // all workers together, then one per worker.
 std::string profile_table(const std::vector<Record>& records, int repeat) {
@@ -159,14 +168,7 @@ std::string uts_table(const UtsResult& res) {
                   std::string(impl_name(r.impl)).c_str(),
                   r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
                   max_of(r.times), t > 0 ? nodes / t / 1e6 : 0.0, t > 0 ? ts / t : 0.0);
-    if (r.impl == Impl::kWeft) {
-      const auto& c = r.counters;
-      out += format(" %9.0f %9.2f %10.0f %9.0f", per_run(c.steals, res.repeat),
-                    c.tasks_per_steal(), per_run(c.stolen_joins, res.repeat),
-                    per_run(c.leapfrogs, res.repeat));
-    } else {
-      out += format(" %9s %9s %10s %9s", "-", "-", "-", "-");
-    }
+    out += counter_cells(r, res.repeat);
     if (r.impl == Impl::kSeq) {
       out += format(" %8s  %s\n", "-", "-");
     } else {
@@ -235,14 +237,7 @@ std::string fib_table(const FibResult& res) {
                   r.impl == Impl::kSeq ? "serial" : "weft",
                   r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
                   max_of(r.times), t > 0 ? ts / t : 0.0, ns.c_str());
-    if (r.impl == Impl::kWeft) {
-      const auto& c = r.counters;
-      out += format(" %9.0f %9.2f %10.0f %9.0f\n", per_run(c.steals, res.repeat),
-                    c.tasks_per_steal(), per_run(c.stolen_joins, res.repeat),
-                    per_run(c.leapfrogs, res.repeat));
-    } else {
-      out += format(" %9s %9s %10s %9s\n", "-", "-", "-", "-");
-    }
+    out += counter_cells(r, res.repeat) + "\n";
   }
   if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;

@@ -94,27 +94,26 @@ Counts visit(const Context& ctx, const Node& node) {
   return counts;
 }
 
+Counts visit_root(const Context& ctx) {
+  const Node root = ctx.tree->root();
+  return visit(ctx, root);
+}
+
 }  // namespace
 
 Counts traverse_weft_task(const Tree& tree, SpawnCutoff cutoff) {
-  const Context ctx{&tree, cutoff};
-  const Node root = tree.root();
-  return visit(ctx, root);
+  return visit_root(Context{&tree, cutoff});
 }
 
 Counts traverse_weft(weft::Runtime& rt, const Tree& tree, SpawnCutoff cutoff,
                      std::vector<std::uint64_t>* nodes_per_worker) {
-  if (nodes_per_worker == nullptr) {
-    return rt.run([&tree, cutoff] { return traverse_weft_task(tree, cutoff); });
+  std::vector<WorkerNodes> per_worker(nodes_per_worker != nullptr ? rt.workers() : 0);
+  const Context ctx{&tree, cutoff, nodes_per_worker != nullptr ? per_worker.data() : nullptr};
+  const Counts counts = rt.run([&ctx] { return visit_root(ctx); });
+  if (nodes_per_worker != nullptr) {
+    nodes_per_worker->clear();
+    for (const WorkerNodes& w : per_worker) nodes_per_worker->push_back(w.nodes);
   }
-  std::vector<WorkerNodes> per_worker(rt.workers());
-  const Context ctx{&tree, cutoff, per_worker.data()};
-  const Counts counts = rt.run([&ctx, &tree] {
-    const Node root = tree.root();
-    return visit(ctx, root);
-  });
-  nodes_per_worker->assign(per_worker.size(), 0);
-  for (std::size_t i = 0; i < per_worker.size(); ++i) (*nodes_per_worker)[i] = per_worker[i].nodes;
   return counts;
 }
 

@@ -24,10 +24,9 @@ void ActivityClock::enable(std::size_t trace_capacity) {
   }
 }
 
-Activity ActivityClock::switch_to(Activity next) noexcept {
+Activity ActivityClock::switch_at(Activity next, std::uint64_t now) noexcept {
   const Activity prev = current_;
   if (next == prev) return prev;
-  const std::uint64_t now = monotonic_ns();
   const std::uint64_t since = since_.load(std::memory_order_relaxed);  // our own variable
   const std::uint64_t s = seq_.load(std::memory_order_relaxed);
   seq_.store(s + 1, std::memory_order_relaxed);  // odd: an update is in progress
@@ -48,9 +47,13 @@ Activity ActivityClock::switch_to(Activity next) noexcept {
   return prev;
 }
 
-void ActivityClock::note_steal(std::int32_t victim, std::int64_t tasks) noexcept {
-  if (trace_capacity_ == 0) return;
-  record(TraceEvent{TraceEvent::Kind::kSteal, victim, tasks, steal_started_ns_, monotonic_ns()});
+void ActivityClock::record_steal(std::int32_t victim, std::int64_t tasks) noexcept {
+  const std::uint64_t now = monotonic_ns();
+  const std::uint64_t started = steal_started_ns_;  // set when kSteal was entered
+  switch_at(Activity::kSwitch, now);
+  if (trace_capacity_ > 0) {
+    record(TraceEvent{TraceEvent::Kind::kSteal, victim, tasks, started, now});
+  }
 }
 
 void ActivityClock::record(const TraceEvent& e) noexcept {

@@ -71,8 +71,15 @@ class ActivityClock {
     return next;
   }
 
-  // Owner only, when tracing: the steal attempt in progress (kSteal) succeeded.
-  void note_steal(std::int32_t victim, std::int64_t tasks) noexcept;
+  // Owner only: the steal attempt in progress (kSteal) took `tasks` tasks from `victim`.
+  // Enters kSwitch and, when tracing, records the steal, with one clock reading for both.
+  void steal_succeeded(std::int32_t victim, std::int64_t tasks) noexcept {
+#if WEFT_PROFILING
+    if (enabled_) [[unlikely]] record_steal(victim, tasks);
+#endif
+    (void)victim;
+    (void)tasks;
+  }
 
   // Any thread: a consistent reading (A1 holds for it).
   ActivityTimes read() const noexcept;
@@ -84,7 +91,9 @@ class ActivityClock {
   }
 
  private:
-  Activity switch_to(Activity next) noexcept;
+  Activity switch_to(Activity next) noexcept { return switch_at(next, monotonic_ns()); }
+  Activity switch_at(Activity next, std::uint64_t now) noexcept;
+  void record_steal(std::int32_t victim, std::int64_t tasks) noexcept;
   void record(const TraceEvent& e) noexcept;
 
   bool enabled_ = false;  // set before the worker starts; read only by it afterwards

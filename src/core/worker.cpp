@@ -126,8 +126,7 @@ bool Worker::steal_from(Worker& victim) noexcept {
     clock_.enter(prev);
     return false;
   }
-  clock_.note_steal(victim.id, claim.count);
-  clock_.enter(Activity::kSwitch);
+  clock_.steal_succeeded(victim.id, claim.count);  // now kSwitch: the hand-over
   steals.bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
   max_steal_stack_bytes.raise_to(static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
