@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running demo:
-#   1. installs the Debian packages weft needs (skipped when they are all present),
+#   1. installs the Debian packages weft needs (skipped when they are all present) and
+#      matplotlib from PyPI (for scripts/plot_results.py),
 #   2. configures a Release build in build/ with Ninja and builds it,
 #   3. runs the demo, build/examples/weft-fib-demo.
 #
@@ -11,7 +12,8 @@
 set -euo pipefail
 
 # Keep this list in sync with .ci/run.
-PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind python3)
+PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind python3
+  libtbb-dev libomp-dev)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$ROOT/build"
@@ -67,8 +69,21 @@ install_packages() {
   [[ -z "$missing" ]] || die "still missing after apt-get install: $missing"
 }
 
+# matplotlib (PyPI) draws docs/RESULTS.md's plots (scripts/plot_results.py). Only the plots
+# need it, so a failure here is a warning, not a stop.
+install_matplotlib() {
+  if python3 -c 'import matplotlib' 2>/dev/null; then
+    say "matplotlib: present"
+  elif python3 -m pip install --quiet --disable-pip-version-check matplotlib; then
+    say "matplotlib: installed from PyPI"
+  else
+    printf 'setup.sh: warning: could not pip-install matplotlib; scripts/plot_results.py will not run\n' >&2
+  fi
+}
+
 install_packages
 [[ "$deps_only" -eq 1 ]] && exit 0
+install_matplotlib
 
 # A build/ configured with another generator cannot be reused: drop its cache (sources and
 # other files in build/ are left alone).

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_args_support.hpp"
 #include "cli/args.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
@@ -23,20 +24,8 @@ using weft_bench::Impl;
 using weft_bench::Options;
 using weft_bench::UsageError;
 
-Options parse(std::initializer_list<std::string_view> args) {
-  const std::vector<std::string_view> v(args);
-  return weft_bench::parse_args(v);
-}
-
-// The message of the UsageError that parsing `args` throws ("" if none).
-std::string error_of(std::initializer_list<std::string_view> args) {
-  try {
-    (void)parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+using bench_test::error_of;
+using bench_test::parse;
 
 // A binomial tree of 30,057 nodes: big enough to be stolen from, small enough for sanitizers.
 const std::vector<std::string_view> kSmallTree = {"uts", "-t", "0",  "-b", "2000", "-q",
@@ -136,8 +125,8 @@ TEST(BenchCliArgs, Help) {
 
 TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {error_of({}), "subcommand: missing (expected uts or fib; see --help)"},
-      {error_of({"bench"}), "bench: unknown subcommand (expected uts or fib)"},
+      {error_of({}), "subcommand: missing (expected uts, fib or compare; see --help)"},
+      {error_of({"bench"}), "bench: unknown subcommand (expected uts, fib or compare)"},
       {error_of({"uts", "--bogus", "1"}), "--bogus: unknown option"},
       {error_of({"fib", "30", "--tree", "T3"}), "--tree: unknown option"},
       {error_of({"uts", "-z", "1"}), "-z: unknown option"},

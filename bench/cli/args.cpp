@@ -1,12 +1,15 @@
 #include "cli/args.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <system_error>
 
 #include <weft/config.hpp>
 
+#include "cli/compare.hpp"
 #include "uts/tree_flags.hpp"
+#include "workloads/suite.hpp"
 
 namespace weft_bench {
 namespace {
@@ -38,6 +41,13 @@ std::vector<std::string_view> split_list(std::string_view argument, std::string_
     start = comma + 1;
   }
   return items;
+}
+
+std::string workload_names() {
+  std::string names;
+  for (const auto& w : workloads::workload_list())
+    names += (names.empty() ? "" : ", ") + std::string(w.name) + ":" + std::string(w.default_size);
+  return names;
 }
 
 std::string known_presets() {
@@ -107,6 +117,32 @@ void apply_tree_flags(Options& o, const std::vector<std::pair<std::string_view, 
   o.preset = nullptr;
 }
 
+std::vector<std::string> parse_workload_specs(std::string_view text) {
+  std::vector<std::string> specs;
+  for (std::string_view s : split_list("--workloads", text)) {
+    try {
+      specs.push_back(workloads::parse_spec(s).text());
+    } catch (const workloads::SizeError& e) {
+      throw UsageError("--workloads", e.what());
+    }
+  }
+  return specs;
+}
+
+std::vector<std::string> parse_peers(std::string_view text) {
+  std::vector<std::string> peers;
+  if (text == "none") return peers;
+  std::string known;
+  for (const std::string& p : known_peers()) known += (known.empty() ? "" : ", ") + p;
+  for (std::string_view s : split_list("--peers", text)) {
+    const std::string name(s);
+    if (std::find(known_peers().begin(), known_peers().end(), name) == known_peers().end())
+      throw UsageError("--peers " + name, "unknown peer (known: " + known + ", or none)");
+    if (std::find(peers.begin(), peers.end(), name) == peers.end()) peers.push_back(name);
+  }
+  return peers;
+}
+
 }  // namespace
 
 std::string_view impl_name(Impl impl) {
@@ -149,7 +185,9 @@ Cutoff parse_cutoff(std::string_view spec) {
 
 Options parse_args(std::span<const std::string_view> args) {
   Options o;
-  if (args.empty()) throw UsageError("subcommand", "missing (expected uts or fib; see --help)");
+  if (args.empty()) {
+    throw UsageError("subcommand", "missing (expected uts, fib or compare; see --help)");
+  }
   const std::string_view sub = args[0];
   if (sub == "--help" || sub == "-h") return o;
   if (sub == "uts") {
@@ -158,8 +196,15 @@ Options parse_args(std::span<const std::string_view> args) {
     o.tree = o.preset->params;
   } else if (sub == "fib") {
     o.command = Command::kFib;
+  } else if (sub == "compare") {
+    o.command = Command::kCompare;
+    o.workers = {2};
+    o.steal = {"one", "half"};
+    o.repeat = 3;
+    o.workload_specs = parse_workload_specs(workloads::default_specs());
+    o.peers = known_peers();
   } else {
-    throw UsageError(sub, "unknown subcommand (expected uts or fib)");
+    throw UsageError(sub, "unknown subcommand (expected uts, fib or compare)");
   }
   bool have_n = false;
   std::vector<std::pair<std::string_view, std::string_view>> tree_flags;
@@ -181,10 +226,13 @@ Options parse_args(std::span<const std::string_view> args) {
       continue;
     }
     const bool is_option = flag == "--steal" || flag == "--workers" || flag == "--repeat" ||
-                           flag == "--json" || flag == "--trace" ||
+                           flag == "--json" ||
+                           (o.command != Command::kCompare && flag == "--trace") ||
                            (o.command == Command::kUts &&
                             (flag == "--tree" || flag == "--impl" || flag == "--chunk" ||
-                             flag == "--cutoff"));
+                             flag == "--cutoff")) ||
+                           (o.command == Command::kCompare &&
+                            (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -223,6 +271,13 @@ Options parse_args(std::span<const std::string_view> args) {
       o.chunk = static_cast<std::size_t>(parse_integer(argument, value, 1, 1 << 30));
     } else if (flag == "--cutoff") {
       o.cutoff = parse_cutoff(value);
+    } else if (flag == "--workloads") {
+      o.workload_specs = parse_workload_specs(value);
+    } else if (flag == "--peers") {
+      o.peers = parse_peers(value);
+    } else if (flag == "--peer-dir") {
+      if (value.empty()) throw UsageError(flag, "empty directory name");
+      o.peer_dir = value;
     }
   }
   if (o.command == Command::kFib && !have_n) throw UsageError("fib", "missing N (e.g. fib 35)");
@@ -239,6 +294,9 @@ std::string usage() {
          "                 [--profile] [--trace FILE]\n"
          "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2] [--repeat R]\n"
          "                 [--json FILE] [--profile] [--trace FILE]\n"
+         "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal one,half] [--workers 2]\n"
+         "                 [--peers gomp,libomp,tbb,rayon|none] [--peer-dir DIR] [--repeat 3]\n"
+         "                 [--json FILE] [--profile]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -249,6 +307,11 @@ std::string usage() {
          "  fewer than K tasks wait on the worker). Defaults: --steal one --workers 1,2\n"
          "  --chunk 64 --repeat 5 --cutoff none.\n"
          "fib: serial fib(N) against weft's, checked against fib(N) by iteration.\n"
+         "compare: each workload on the serial elision, on weft and on the peers (separate\n"
+         "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
+         "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
+         "  best policy over the peer, per repetition (< 1: weft faster). Workloads and default\n"
+         "  sizes: " + workload_names() + ".\n"
          "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED, ...).\n"
          "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
          "writes everything, raw times included. --profile adds each weft run's execution\n"

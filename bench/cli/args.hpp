@@ -24,7 +24,7 @@ class UsageError : public std::runtime_error {
       : std::runtime_error(std::string(argument) + ": " + std::string(what)) {}
 };
 
-enum class Command { kHelp, kUts, kFib };
+enum class Command { kHelp, kUts, kFib, kCompare };
 enum class Impl { kSeq, kWeft, kThreads };
 
 std::string_view impl_name(Impl impl);
@@ -56,6 +56,10 @@ struct Options {
   Cutoff cutoff;
   // fib
   int fib_n = 35;
+  // compare
+  std::vector<std::string> workload_specs;  // each accepted by workloads::parse_spec
+  std::vector<std::string> peers;           // names from known_peers()
+  std::string peer_dir;                     // "" = default_peer_dir()
 };
 
 // The trace's cap: events kept per worker of each weft runtime (32 bytes each in memory,

@@ -1,5 +1,5 @@
 // weft-bench: UTS and Fibonacci sweeps over implementations, steal policies and worker
-// counts (weft-bench --help). The work is in the weft_bench_cli library; this file only
+// counts, and the side-by-side comparison with the peer runtimes (weft-bench --help). The work is in the weft_bench_cli library; this file only
 // maps its outcomes to streams and exit codes: 0 done, 1 a wrong result or an I/O failure,
 // 2 a bad argument or WEFT_* variable.
 #include <unistd.h>
@@ -15,6 +15,9 @@
 #include <weft/config.hpp>
 
 #include "cli/args.hpp"
+#include "cli/compare.hpp"
+#include "cli/compare_report.hpp"
+#include "cli/peer_process.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
 #include "cli/trace_json.hpp"
@@ -75,6 +78,10 @@ int main(int argc, char** argv) {
       table = weft_bench::uts_table(result);
       json = weft_bench::uts_json(result);
       if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
+    } else if (options.command == weft_bench::Command::kCompare) {
+      const auto result = weft_bench::run_compare(options, progress);
+      table = weft_bench::compare_table(result);
+      json = weft_bench::compare_json(result);
     } else {
       const auto result = weft_bench::run_fib(options, progress);
       table = weft_bench::fib_table(result);

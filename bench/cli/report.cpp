@@ -5,40 +5,10 @@
 #include <sstream>
 #include <vector>
 
+#include "cli/text_format.hpp"
+
 namespace weft_bench {
 namespace {
-
-// printf into a std::string: the tables are fixed-width columns.
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-  const int size = std::snprintf(nullptr, 0, fmt, args...);
-  std::string s(static_cast<std::size_t>(size) + 1, '\0');
-  std::snprintf(s.data(), s.size(), fmt, args...);
-  s.pop_back();
-  return s;
-}
-
-// Names and specs are ASCII without quotes in practice, but a file name or spec must never
-// break the JSON: escape what JSON requires. (The JSON is built with a stream: GCC 12's
-// -Wrestrict misfires on "literal" + std::string chains.)
-std::string quote(const std::string& s) {
-  std::ostringstream out;
-  out << '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out << '\\' << c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out << format("\\u%04x", static_cast<unsigned>(c));
-    } else {
-      out << c;
-    }
-  }
-  out << '"';
-  return out.str();
-}
-
-// JSON has no inf or nan: write null for them.
-std::string number(double x) { return std::isfinite(x) ? format("%.9g", x) : "null"; }
 
 double per_run(std::uint64_t total, int repeat) {
   return static_cast<double>(total) / static_cast<double>(repeat);

@@ -43,15 +43,24 @@ auto invoke(F&& f, G&& g)
 
 // The children of one weft::scope call. Children return void and are joined in reverse
 // order of spawning when the scope ends; they may capture the enclosing frame by reference.
+// The first kInlineChildren futures live in the Scope itself, so a scope of a few children
+// (most divide-and-conquer nodes) allocates nothing; more go to a vector.
 class Scope {
  public:
+  static constexpr std::size_t kInlineChildren = 8;
+
   template <class F>
   void spawn(F&& fn) {
     static_assert(std::is_void_v<std::invoke_result_t<std::decay_t<F>>>,
                   "weft::Scope::spawn: children return void; write results through captures");
-    children_.emplace_back(weft::spawn(std::forward<F>(fn)));
+    if (size_ < kInlineChildren) {
+      inline_[size_] = weft::spawn(std::forward<F>(fn));
+    } else {
+      overflow_.emplace_back(weft::spawn(std::forward<F>(fn)));
+    }
+    ++size_;
   }
-  std::size_t size() const noexcept { return children_.size(); }
+  std::size_t size() const noexcept { return size_; }
 
   Scope() = default;
   Scope(const Scope&) = delete;
@@ -62,23 +71,34 @@ class Scope {
   // children have been joined.
   void join_all() {
     std::exception_ptr first;
-    while (!children_.empty()) {
+    while (size_ > 0) {
       try {
-        children_.back().join();
+        newest().join();
       } catch (...) {
         if (!first) first = std::current_exception();
       }
-      children_.pop_back();
+      drop_newest();
     }
     if (first) std::rethrow_exception(first);
   }
 
  private:
+  Future<void>& newest() noexcept {
+    return size_ > kInlineChildren ? overflow_.back() : inline_[size_ - 1];
+  }
+  void drop_newest() noexcept {
+    if (size_ > kInlineChildren) overflow_.pop_back();  // a joined future: nothing to do
+    --size_;
+  }
   void join_all_discarding() noexcept {
-    while (!children_.empty()) children_.pop_back();  // each destructor joins
+    for (; size_ > 0; drop_newest()) {
+      Future<void> child = std::move(newest());  // its destructor joins
+    }
   }
 
-  std::vector<Future<void>> children_;
+  std::size_t size_ = 0;
+  Future<void> inline_[kInlineChildren];
+  std::vector<Future<void>> overflow_;
 };
 
 // Calls body(scope) and joins all the children it spawned before returning. If the body

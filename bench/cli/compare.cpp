@@ -1,0 +1,171 @@
+#include "cli/compare.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <weft/weft.hpp>
+
+#include "cli/peer_process.hpp"
+#include "workloads/par.hpp"
+#include "workloads/weft_par.hpp"
+
+namespace weft_bench {
+namespace {
+
+std::string program_dir() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return ".";
+  std::string exe(path, static_cast<std::size_t>(n));
+  return exe.substr(0, exe.rfind('/'));
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// A weft run with the runtime it keeps across the repetitions (as sweep.cpp does): thread
+// start-up is not timed, and each repetition meets the same workers.
+struct WeftSlot {
+  std::size_t run;
+  std::unique_ptr<weft::Runtime> rt;
+};
+
+void add_stats(CompareRun& run, const weft::Stats& stats) {
+  run.counters += stats.total;
+  if (run.per_worker.size() < stats.per_worker.size())
+    run.per_worker.resize(stats.per_worker.size());
+  for (std::size_t i = 0; i < stats.per_worker.size(); ++i)
+    run.per_worker[i] += stats.per_worker[i];
+}
+
+void check(const CompareRun& run, const workloads::Spec& spec, const std::string& error) {
+  if (!error.empty()) throw VerifyError(spec.text() + " on " + run.label() + ": " + error);
+}
+
+CompareRun make_run(std::string impl, std::string steal, unsigned workers, std::string skipped) {
+  CompareRun run;
+  run.impl = std::move(impl);
+  run.steal = std::move(steal);
+  run.workers = workers;
+  run.skipped = std::move(skipped);
+  return run;
+}
+
+// Sets up every implementation of `spec`: serial first, then weft per policy and worker
+// count, then the peers (skipped ones keep their reason and never run).
+CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
+                     std::vector<WeftSlot>& weft_slots) {
+  CompareWorkload w{spec, {}};
+  w.runs.push_back(make_run("serial", "", 1, ""));
+  for (const std::string& steal : o.steal) {
+    for (unsigned workers : o.workers) {
+      weft::Config c = weft::Config::from_env();
+      c.steal = weft::StealPolicy::parse(steal, "--steal");
+      c.workers = workers;
+      if (o.profile) c.profile = true;
+      w.runs.push_back(make_run("weft", steal, workers, ""));
+      weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+    }
+  }
+  for (const std::string& peer : o.peers) {
+    const std::string program = peer_dir + "/weft-peer-" + peer;
+    std::string skipped;
+    if (access(program.c_str(), X_OK) != 0) {
+      skipped = "not built (no " + program + ")";
+    } else if (!contains(peer_workloads(program), spec.name)) {
+      skipped = "does not implement " + spec.name;
+    }
+    for (unsigned workers : o.workers) w.runs.push_back(make_run(peer, "", workers, skipped));
+  }
+  return w;
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_peers() {
+  static const std::vector<std::string> peers{"gomp", "libomp", "tbb", "rayon"};
+  return peers;
+}
+
+std::string CompareRun::label() const {
+  if (impl == "serial") return impl;
+  if (impl == "weft") return "weft " + steal + " w=" + std::to_string(workers);
+  return impl + " w=" + std::to_string(workers);
+}
+
+std::string default_peer_dir() {
+  const char* env = std::getenv("WEFT_PEER_DIR");
+  if (env != nullptr && *env != '\0') return env;
+  return program_dir() + "/../peers";
+}
+
+std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
+  std::vector<PeerRatio> ratios;
+  for (const CompareRun& peer : workload.runs) {
+    if (!peer.is_peer() || peer.times.empty()) continue;
+    const CompareRun* best = nullptr;
+    for (const CompareRun& r : workload.runs) {
+      if (r.impl == "weft" && r.workers == peer.workers && !r.times.empty() &&
+          (best == nullptr || median(r.times) < median(best->times)))
+        best = &r;
+    }
+    if (best == nullptr) continue;
+    std::vector<double> per_rep;
+    for (std::size_t i = 0; i < std::min(best->times.size(), peer.times.size()); ++i)
+      per_rep.push_back(best->times[i] / peer.times[i]);
+    ratios.push_back({best, &peer, median(per_rep), min_of(per_rep), max_of(per_rep)});
+  }
+  return ratios;
+}
+
+CompareResult run_compare(const Options& o, const Progress& progress) {
+  CompareResult result;
+  result.repeat = o.repeat;
+  result.profiled = o.profile;
+  result.peer_dir = o.peer_dir.empty() ? default_peer_dir() : o.peer_dir;
+  for (const std::string& text : o.workload_specs) {
+    const workloads::Spec spec = workloads::parse_spec(text);
+    std::vector<WeftSlot> weft_slots;
+    CompareWorkload w = plan(o, spec, result.peer_dir, weft_slots);
+    workloads::SerialPar serial;
+    for (int rep = 1; rep <= o.repeat; ++rep) {
+      for (std::size_t i = 0; i < w.runs.size(); ++i) {
+        CompareRun& run = w.runs[i];
+        if (!run.skipped.empty()) continue;
+        if (progress) progress(rep, o.repeat, spec.text() + " " + run.label());
+        double seconds = 0;
+        if (run.impl == "serial") {
+          const workloads::Outcome out = workloads::run_spec(spec, serial);
+          check(run, spec, out.error);
+          seconds = out.seconds;
+          run.result = out.result;
+        } else if (run.impl == "weft") {
+          auto slot = std::find_if(weft_slots.begin(), weft_slots.end(),
+                                   [i](const WeftSlot& s) { return s.run == i; });
+          weft::Runtime& rt = *slot->rt;
+          weft::Stats stats;
+          workloads::WeftPar par(rt, &stats);
+          const workloads::Outcome out = workloads::run_spec(spec, par);
+          check(run, spec, out.error);
+          seconds = out.seconds;
+          run.result = out.result;
+          add_stats(run, stats);
+        } else {
+          const PeerRun out =
+              run_peer(result.peer_dir + "/weft-peer-" + run.impl, spec.text(), run.workers);
+          check(run, spec, out.verified ? "" : out.error);
+          seconds = out.seconds;
+          run.result = out.result;
+        }
+        run.times.push_back(seconds);
+      }
+    }
+    result.workloads.push_back(std::move(w));
+  }
+  return result;
+}
+
+}  // namespace weft_bench

@@ -1,0 +1,64 @@
+// weft-bench compare: the workloads of bench/workloads run on the serial elision, on weft
+// (each chosen steal policy) and on every chosen peer (bench/peers: OpenMP tasks on libgomp
+// and libomp, oneTBB, Rayon), at each worker count. Within a workload the runs alternate
+// implementation by implementation in every repetition, so that the machine's noise falls on
+// all of them alike; every run is verified, a peer's by the peer itself.
+#pragma once
+
+#include <string>
+#include <vector>
+#include <weft/stats.hpp>
+
+#include "cli/args.hpp"
+#include "cli/sweep.hpp"
+#include "workloads/suite.hpp"
+
+namespace weft_bench {
+
+// The peers compare knows, in the order it runs them.
+const std::vector<std::string>& known_peers();
+
+// One implementation of one workload at one worker count.
+struct CompareRun {
+  std::string impl;   // "serial", "weft", or a peer's name
+  std::string steal;  // weft only
+  unsigned workers = 1;
+  std::vector<double> times;                  // seconds, one per repetition; empty when skipped
+  std::string result;                         // the last run's account of its output
+  std::string skipped;                        // why a peer did not run ("" = it ran)
+  weft::WorkerStats counters;                 // weft: summed over the repetitions
+  std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
+
+  std::string label() const;  // "serial", "weft half w=2", "gomp w=2"
+  bool is_peer() const { return impl != "serial" && impl != "weft"; }
+};
+
+struct CompareWorkload {
+  workloads::Spec spec;
+  std::vector<CompareRun> runs;  // runs[0] is the serial elision
+};
+
+struct CompareResult {
+  int repeat = 0;
+  bool profiled = false;
+  std::string peer_dir;
+  std::vector<CompareWorkload> workloads;
+};
+
+// The ratio weft/peer at one worker count: weft's best policy there (lowest median) against
+// the peer, per repetition (the two ran side by side), as median and range. < 1: weft faster.
+struct PeerRatio {
+  const CompareRun* weft = nullptr;
+  const CompareRun* peer = nullptr;
+  double median = 0, min = 0, max = 0;
+};
+std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload);
+
+// The directory of the peer executables: WEFT_PEER_DIR, else ../peers beside this program.
+std::string default_peer_dir();
+
+// Throws VerifyError when any run's output is wrong (a peer's included) and PeerError
+// (peer_process.hpp) when a peer breaks the protocol.
+CompareResult run_compare(const Options& options, const Progress& progress = {});
+
+}  // namespace weft_bench

@@ -1,0 +1,125 @@
+#include "cli/compare_report.hpp"
+
+#include <sstream>
+
+#include "cli/text_format.hpp"
+
+namespace weft_bench {
+namespace {
+
+double serial_median(const CompareWorkload& w) {
+  return median(w.runs.front().times);
+}
+
+const PeerRatio* ratio_of(const std::vector<PeerRatio>& ratios, const CompareRun& run) {
+  for (const PeerRatio& r : ratios)
+    if (r.peer == &run) return &r;
+  return nullptr;
+}
+
+std::string profile_cells(const CompareRun& run) {
+  const weft::ProfileShares s = run.counters.shares();
+  return format(
+      "    %-22s R_busy %.3f  R_steal %.3f  R_idle %.3f  R_switch %.3f  R_frame %.3f"
+      "  tasks/steal %.2f\n",
+      run.label().c_str(), s.busy, s.steal, s.idle, s.switch_, s.frame,
+      run.counters.tasks_per_steal());
+}
+
+void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled) {
+  out << "\n" << w.spec.text() << "    (" << w.runs.front().result << ")\n";
+  out << format("  %-22s %10s %10s %10s %8s  %s\n", "implementation", "median s", "min s", "max s",
+                "speedup", "weft/peer median (min-max), weft's best");
+  const double base = serial_median(w);
+  const std::vector<PeerRatio> ratios = peer_ratios(w);
+  for (const CompareRun& run : w.runs) {
+    if (!run.skipped.empty()) {
+      out << format("  %-22s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
+      continue;
+    }
+    const double m = median(run.times);
+    out << format("  %-22s %10.4f %10.4f %10.4f %8.2f", run.label().c_str(), m, min_of(run.times),
+                  max_of(run.times), base / m);
+    if (const PeerRatio* r = ratio_of(ratios, run))
+      out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max, r->weft->steal.c_str());
+    out << "\n";
+  }
+  if (!profiled) return;
+  out << "  profile (weft, fractions of the workers' time):\n";
+  for (const CompareRun& run : w.runs)
+    if (run.impl == "weft") out << profile_cells(run);
+}
+
+void run_json(std::ostringstream& out, const CompareRun& run, double base, int repeat) {
+  out << "{\"impl\":" << quote(run.impl) << ",\"steal\":" << quote(run.steal)
+      << ",\"workers\":" << run.workers << ",\"label\":" << quote(run.label());
+  if (!run.skipped.empty()) {
+    out << ",\"skipped\":" << quote(run.skipped) << "}";
+    return;
+  }
+  out << ",\"times_s\":[";
+  for (std::size_t i = 0; i < run.times.size(); ++i) out << (i ? "," : "") << number(run.times[i]);
+  const double m = median(run.times);
+  out << "],\"median_s\":" << number(m) << ",\"min_s\":" << number(min_of(run.times))
+      << ",\"max_s\":" << number(max_of(run.times)) << ",\"speedup\":" << number(base / m)
+      << ",\"result\":" << quote(run.result);
+  if (run.impl == "weft") {
+    const auto per_rep = [repeat](std::uint64_t v) {
+      return number(static_cast<double>(v) / static_cast<double>(repeat));
+    };
+    const weft::WorkerStats& c = run.counters;
+    out << ",\"counters_per_run\":{\"spawns\":" << per_rep(c.spawns)
+        << ",\"steals\":" << per_rep(c.steals) << ",\"tasks_stolen\":" << per_rep(c.tasks_stolen)
+        << ",\"failed_steals\":" << per_rep(c.failed_steals)
+        << ",\"tasks_per_steal\":" << number(c.tasks_per_steal()) << "}";
+    if (c.window_ns != 0) {
+      const weft::ProfileShares s = c.shares();
+      out << ",\"profile\":{\"r_busy\":" << number(s.busy) << ",\"r_steal\":" << number(s.steal)
+          << ",\"r_idle\":" << number(s.idle) << ",\"r_switch\":" << number(s.switch_)
+          << ",\"r_frame\":" << number(s.frame) << "}";
+    }
+  }
+  out << "}";
+}
+
+}  // namespace
+
+std::string compare_table(const CompareResult& result) {
+  std::ostringstream out;
+  out << "weft-bench compare: " << result.repeat
+      << " alternated repetitions; speedup = serial median / median; weft/peer < 1: weft faster\n";
+  for (const CompareWorkload& w : result.workloads) workload_table(out, w, result.profiled);
+  return out.str();
+}
+
+std::string compare_json(const CompareResult& result) {
+  std::ostringstream out;
+  out << "{\"command\":\"compare\",\"repeat\":" << result.repeat
+      << ",\"profiled\":" << (result.profiled ? "true" : "false")
+      << ",\"peer_dir\":" << quote(result.peer_dir) << ",\"workloads\":[";
+  for (std::size_t k = 0; k < result.workloads.size(); ++k) {
+    const CompareWorkload& w = result.workloads[k];
+    const double base = serial_median(w);
+    out << (k ? "," : "") << "{\"spec\":" << quote(w.spec.text())
+        << ",\"name\":" << quote(w.spec.name) << ",\"size\":" << quote(w.spec.size)
+        << ",\"runs\":[";
+    for (std::size_t i = 0; i < w.runs.size(); ++i) {
+      out << (i ? "," : "");
+      run_json(out, w.runs[i], base, result.repeat);
+    }
+    out << "],\"ratios\":[";
+    const std::vector<PeerRatio> ratios = peer_ratios(w);
+    for (std::size_t i = 0; i < ratios.size(); ++i) {
+      const PeerRatio& r = ratios[i];
+      out << (i ? "," : "") << "{\"peer\":" << quote(r.peer->impl)
+          << ",\"workers\":" << r.peer->workers << ",\"weft_steal\":" << quote(r.weft->steal)
+          << ",\"median\":" << number(r.median) << ",\"min\":" << number(r.min)
+          << ",\"max\":" << number(r.max) << "}";
+    }
+    out << "]}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace weft_bench

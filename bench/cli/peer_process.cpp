@@ -1,0 +1,124 @@
+#include "cli/peer_process.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+extern char** environ;
+
+namespace weft_bench {
+
+std::string run_program(const std::string& program, const std::vector<std::string>& args,
+                        int& status) {
+  int out[2];
+  if (pipe(out) != 0) throw PeerError(program + ": pipe: " + std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  posix_spawn_file_actions_addclose(&actions, out[1]);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]);
+  if (rc != 0) {
+    close(out[0]);
+    throw PeerError(program + ": cannot run: " + std::strerror(rc));
+  }
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(out[0], buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(out[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  return text;
+}
+
+std::string json_field(const std::string& line, const std::string& key) {
+  const std::string tag = "\"" + key + "\":";
+  const std::size_t at = line.find(tag);
+  if (at == std::string::npos) throw PeerError("no \"" + key + "\" in the peer's line: " + line);
+  std::size_t i = at + tag.size();
+  if (i < line.size() && line[i] == '"') {
+    std::string value;
+    for (++i; i < line.size() && line[i] != '"'; ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) {
+        ++i;
+        if (line[i] == 'u' && i + 4 < line.size()) {
+          value += static_cast<char>(std::strtol(line.substr(i + 1, 4).c_str(), nullptr, 16));
+          i += 4;
+          continue;
+        }
+      }
+      value += line[i];
+    }
+    if (i == line.size()) throw PeerError("unterminated \"" + key + "\" in: " + line);
+    return value;
+  }
+  const std::size_t end = line.find_first_of(",}", i);
+  if (end == std::string::npos) throw PeerError("malformed \"" + key + "\" in: " + line);
+  return line.substr(i, end - i);
+}
+
+PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers) {
+  int status = 0;
+  const std::string out = run_program(
+      program, {"--workload", spec, "--workers", std::to_string(workers), "--repeat", "1"}, status);
+  std::istringstream lines(out);
+  std::string line;
+  std::getline(lines, line);
+  if (line.empty() || line.front() != '{')
+    throw PeerError(program + " --workload " + spec + ": exit status " + std::to_string(status) +
+                    ", no result line");
+  PeerRun run;
+  const std::string seconds = json_field(line, "seconds");
+  char* end = nullptr;
+  run.seconds = std::strtod(seconds.c_str(), &end);
+  if (end == seconds.c_str() || run.seconds < 0)
+    throw PeerError(program + ": bad \"seconds\" in: " + line);
+  run.result = json_field(line, "result");
+  run.verified = json_field(line, "verified") == "true";
+  if (!run.verified) run.error = json_field(line, "error");
+  if (run.verified && status != 0)
+    throw PeerError(program + " --workload " + spec + ": exit status " + std::to_string(status));
+  return run;
+}
+
+std::vector<std::string> peer_workloads(const std::string& program) {
+  if (access(program.c_str(), X_OK) != 0) return {};
+  int status = 0;
+  std::string out;
+  try {
+    out = run_program(program, {"--list"}, status);
+  } catch (const PeerError&) {
+    return {};
+  }
+  if (status != 0) return {};
+  std::vector<std::string> names;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string name = line.substr(0, line.find(' '));
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace weft_bench

@@ -1,0 +1,317 @@
+//! weft-peer-rayon: weft's compare workloads (fib, uts, nqueens) on Rayon, speaking the peer
+//! protocol:
+//!
+//!   weft-peer-rayon --workload <name>[:<size>] --workers <W> [--repeat <R>]
+//!   weft-peer-rayon --list
+//!
+//! The pool (num_threads(W)) is built once; each repetition builds its input (untimed), times
+//! the computation inside pool.install, verifies it (untimed) and prints one JSON line. A
+//! failed verification prints its line with "verified":false and an "error", then exits 1;
+//! bad arguments print "weft-peer-rayon: <argument>: <what is wrong>" on stderr, exit 2.
+
+mod fib;
+mod nqueens;
+mod uts;
+
+use std::io::Write;
+use std::process::exit;
+use std::time::Instant;
+
+const PROG: &str = "weft-peer-rayon";
+
+/// Worker stacks of 256 MiB (weft's are 64 MiB): UTS recurses through about 1.3 KB of Rayon
+/// frames per tree level and T3L is 17,844 levels deep (about 25 MB), and a worker waiting
+/// in a join runs stolen jobs on top of its own stack. Only touched pages are committed.
+const STACK_BYTES: usize = 256 << 20;
+
+const WORKLOADS: [(&str, &str); 3] =
+    [("fib", fib::DEFAULT), ("uts", uts::DEFAULT), ("nqueens", nqueens::DEFAULT)];
+
+enum Workload {
+    Fib(u32),
+    Uts(&'static uts::Preset),
+    NQueens(usize),
+}
+
+impl Workload {
+    /// The canonical "name:size".
+    fn canonical(&self) -> String {
+        match self {
+            Workload::Fib(n) => format!("fib:{n}"),
+            Workload::Uts(p) => format!("uts:{}", p.name),
+            Workload::NQueens(n) => format!("nqueens:{n}"),
+        }
+    }
+}
+
+/// A bad argument: (the argument, what is wrong with it).
+struct ArgError(String, String);
+
+fn arg_error(arg: impl Into<String>, what: impl Into<String>) -> ArgError {
+    ArgError(arg.into(), what.into())
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A count as the C++ side's parse_count reads it: "30", "2^4", "1e1"; an integer in
+/// [lo, hi]. The error names the value and what is wrong.
+fn parse_count(text: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    let not_count = || format!("'{text}' is not a count (write e.g. 4096, 2^22 or 1e7)");
+    let value = if let Some(at) = text.find(['^', 'e', 'E']) {
+        let (base, exp) = match (parse_int(&text[..at]), parse_int(&text[at + 1..])) {
+            (Some(b), Some(e)) if b >= 1 && (0..=62).contains(&e) => (b, e),
+            _ => return Err(not_count()),
+        };
+        let v = if text.as_bytes()[at] == b'^' {
+            (base as f64).powf(exp as f64)
+        } else {
+            base as f64 * 10f64.powf(exp as f64)
+        };
+        if v > hi as f64 {
+            return Err(format!("'{text}' is too large"));
+        }
+        v as i64
+    } else {
+        parse_int(text).ok_or_else(not_count)?
+    };
+    if value < lo || value > hi {
+        return Err(format!("'{text}' is out of range [{lo}, {hi}]"));
+    }
+    Ok(value)
+}
+
+fn parse_workload(spec: &str) -> Result<Workload, ArgError> {
+    let (name, size) = match spec.split_once(':') {
+        Some((name, size)) => (name, size),
+        None => (spec, ""),
+    };
+    let Some(&(_, default)) = WORKLOADS.iter().find(|(n, _)| *n == name) else {
+        return Err(arg_error(spec, "unknown workload (expected fib, uts or nqueens)"));
+    };
+    if spec.contains(':') && size.is_empty() {
+        return Err(arg_error(spec, "empty size (omit ':' for the default)"));
+    }
+    let size = if size.is_empty() { default } else { size };
+    let bad = |what: String| arg_error(spec, what);
+    Ok(match name {
+        "fib" => Workload::Fib(parse_count(size, 0, fib::MAX_N).map_err(bad)? as u32),
+        "nqueens" => Workload::NQueens(parse_count(size, 1, nqueens::MAX_N).map_err(bad)? as usize),
+        _ => match uts::find_preset(size) {
+            Some(p) => Workload::Uts(p),
+            None => {
+                return Err(bad(format!(
+                    "'{size}' is not a UTS preset (expected one of {})",
+                    uts::preset_names()
+                )))
+            }
+        },
+    })
+}
+
+enum Command {
+    List,
+    Run { workload: Workload, workers: usize, repeat: u64 },
+}
+
+fn parse_args(args: &[String]) -> Result<Command, ArgError> {
+    let mut list = false;
+    let mut workload: Option<Workload> = None;
+    let mut workers: Option<usize> = None;
+    let mut repeat: Option<u64> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let opt = args[i].as_str();
+        i += 1;
+        match opt {
+            "--list" => {
+                if list {
+                    return Err(arg_error(opt, "given twice"));
+                }
+                list = true;
+                continue;
+            }
+            "--workload" | "--workers" | "--repeat" => {}
+            _ if opt.starts_with('-') => return Err(arg_error(opt, "unknown option")),
+            _ => return Err(arg_error(opt, "unexpected argument")),
+        }
+        let value = match args.get(i) {
+            Some(v) if !v.starts_with("--") => v.as_str(),
+            _ => return Err(arg_error(opt, "missing value")),
+        };
+        i += 1;
+        let twice = || arg_error(opt, "given twice");
+        let positive = |max: i64| -> Result<i64, ArgError> {
+            match parse_int(value) {
+                None => Err(arg_error(opt, format!("'{value}' is not an integer"))),
+                Some(v) if v < 1 || v > max => {
+                    Err(arg_error(opt, format!("'{value}' is out of range [1, {max}]")))
+                }
+                Some(v) => Ok(v),
+            }
+        };
+        match opt {
+            "--workload" => {
+                if workload.is_some() {
+                    return Err(twice());
+                }
+                workload = Some(parse_workload(value)?);
+            }
+            "--workers" => {
+                if workers.is_some() {
+                    return Err(twice());
+                }
+                workers = Some(positive(4096)? as usize);
+            }
+            _ => {
+                if repeat.is_some() {
+                    return Err(twice());
+                }
+                repeat = Some(positive(1_000_000)? as u64);
+            }
+        }
+    }
+    if list {
+        if workload.is_some() || workers.is_some() || repeat.is_some() {
+            return Err(arg_error("--list", "takes no other option"));
+        }
+        return Ok(Command::List);
+    }
+    let workload = workload.ok_or_else(|| arg_error("--workload", "required"))?;
+    let workers = workers.ok_or_else(|| arg_error("--workers", "required"))?;
+    Ok(Command::Run { workload, workers, repeat: repeat.unwrap_or(1) })
+}
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One repetition: (seconds, result, None or the verification error).
+fn run_once(workload: &Workload, pool: &rayon::ThreadPool) -> (f64, String, Option<String>) {
+    match *workload {
+        Workload::Fib(n) => {
+            let start = Instant::now();
+            let value = pool.install(|| fib::fib(n));
+            let seconds = start.elapsed().as_secs_f64();
+            (seconds, fib::result(n, value), fib::verify(n, value))
+        }
+        Workload::NQueens(n) => {
+            let start = Instant::now();
+            let solutions = pool.install(|| nqueens::solve(n));
+            let seconds = start.elapsed().as_secs_f64();
+            (seconds, nqueens::result(solutions), nqueens::verify(n, solutions))
+        }
+        Workload::Uts(preset) => {
+            let tree = uts::Tree::new(preset.params);
+            let start = Instant::now();
+            let counts = pool.install(|| uts::traverse(&tree));
+            let seconds = start.elapsed().as_secs_f64();
+            (seconds, uts::result(&counts), uts::verify(preset, &counts))
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match parse_args(&args) {
+        Ok(c) => c,
+        Err(ArgError(arg, what)) => {
+            eprintln!("{PROG}: {arg}: {what}");
+            exit(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (workload, workers, repeat) = match command {
+        Command::List => {
+            for (name, default) in WORKLOADS {
+                writeln!(out, "{name} {default}").expect("stdout");
+            }
+            out.flush().expect("stdout");
+            return;
+        }
+        Command::Run { workload, workers, repeat } => (workload, workers, repeat),
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("rayon-{i}"))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("{PROG}: --workers: cannot build a pool of {workers} threads: {e}");
+            exit(1);
+        }
+    };
+    let name = workload.canonical();
+    for _ in 0..repeat {
+        let (seconds, result, error) = run_once(&workload, &pool);
+        let mut line = format!(
+            "{{\"peer\":\"rayon\",\"workload\":{},\"workers\":{workers},\"seconds\":{seconds:.9},\
+             \"result\":{},\"verified\":{}",
+            json_string(&name),
+            json_string(&result),
+            error.is_none()
+        );
+        if let Some(e) = &error {
+            line.push_str(&format!(",\"error\":{}", json_string(e)));
+        }
+        line.push('}');
+        writeln!(out, "{line}").expect("stdout");
+        out.flush().expect("stdout");
+        if error.is_some() {
+            exit(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escapes() {
+        assert_eq!(json_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+
+    #[test]
+    fn counts_parse_like_the_cpp_side() {
+        assert_eq!(parse_count("30", 0, 50), Ok(30));
+        assert_eq!(parse_count("2^4", 0, 50), Ok(16));
+        assert_eq!(parse_count("1e1", 0, 50), Ok(10));
+        assert!(parse_count("51", 0, 50).is_err());
+        assert!(parse_count("x", 0, 50).is_err());
+        assert!(parse_count("", 0, 50).is_err());
+    }
+
+    #[test]
+    fn small_workloads_verify() {
+        for n in 0..20 {
+            assert_eq!(fib::verify(n, fib::fib(n)), None);
+        }
+        for n in 1..=9 {
+            assert_eq!(nqueens::verify(n, nqueens::solve(n)), None);
+        }
+    }
+}

@@ -1,0 +1,10 @@
+// weft-peer-tbb: the compare workloads on oneTBB (tbb_par.hpp).
+#include "peers/peer_cli.hpp"
+#include "peers/tbb_par.hpp"
+
+int main(int argc, char** argv) {
+  // TbbPar owns a task_arena and a global_control, neither movable: made in place.
+  return peers::peer_main("tbb", argc, argv, [](int workers) -> workloads::TbbPar {
+    return workloads::TbbPar(workers);
+  });
+}

@@ -1,0 +1,55 @@
+// The fork-join interface every workload of weft-bench compare is written against, once, so
+// that weft and each peer run the same algorithm with the same base cases and cutoffs; only
+// the runtime differs. A backend ("Par") is a small class with three members:
+//
+//   par.run(f)            enters the backend's parallel region with its worker count and
+//                         calls f there (weft: Runtime::run; OpenMP: parallel + single;
+//                         oneTBB: task_arena::execute). The timed part of a run is one call.
+//   par.invoke(f, g)      f() and g() may run in parallel; both have finished on return.
+//                         g is the one offered to thieves, f runs at once on the caller.
+//   par.scope(body)       calls body(s); s.spawn(fn) starts a void() child that may run in
+//                         parallel (fn is copied); all children have finished on return.
+//
+// Children capture the caller's frame by reference: every backend finishes them before
+// invoke or scope returns. Workloads throw nothing inside tasks (OpenMP would terminate).
+//
+// This file has the serial elision; weft_par.hpp, ../peers/omp_par.hpp and
+// ../peers/tbb_par.hpp the parallel backends.
+#pragma once
+
+#include <string_view>
+#include <utility>
+
+namespace workloads {
+
+// The serial elision: every spawn becomes a call, in program order. It is the baseline of
+// every speedup, and the reference the parallel outputs are checked against.
+class SerialPar {
+ public:
+  static constexpr std::string_view kName = "serial";
+
+  class Scope {
+   public:
+    template <class F>
+    void spawn(F&& fn) {
+      std::forward<F>(fn)();
+    }
+  };
+
+  template <class F>
+  void run(F&& f) {
+    std::forward<F>(f)();
+  }
+  template <class F, class G>
+  void invoke(F&& f, G&& g) {
+    std::forward<F>(f)();
+    std::forward<G>(g)();
+  }
+  template <class Body>
+  void scope(Body&& body) {
+    Scope s;
+    std::forward<Body>(body)(s);
+  }
+};
+
+}  // namespace workloads

@@ -1,0 +1,68 @@
+// The compare workloads as one list: parse a "name[:size]" spec, list the names with their
+// default sizes, and run a spec on any backend. Adding a workload means adding its class to
+// AllWorkloads (and its files to CMakeLists.txt); every runner picks it up from here.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "workloads/fft.hpp"
+#include "workloads/fib.hpp"
+#include "workloads/matmul.hpp"
+#include "workloads/nqueens.hpp"
+#include "workloads/sort.hpp"
+#include "workloads/sparselu.hpp"
+#include "workloads/strassen.hpp"
+#include "workloads/uts_tasks.hpp"
+#include "workloads/workload.hpp"
+
+namespace workloads {
+
+// In the order weft-bench compare runs them by default: the irregular ones first.
+using AllWorkloads = std::tuple<Fib, Uts, NQueens, Strassen, SparseLu, Fft, Sort, Matmul>;
+
+// A workload and its size, both checked by parse_spec.
+struct Spec {
+  std::string name;
+  std::string size;  // as given, or the workload's default
+  std::string text() const { return name + ":" + size; }
+};
+
+struct WorkloadInfo {
+  std::string_view name;
+  std::string_view default_size;
+};
+
+// Calls visit(std::type_identity<W>{}) for the workload named `name`; false if none is.
+template <class Visit>
+bool visit_workload(std::string_view name, Visit&& visit) {
+  return []<class... W>(std::string_view n, Visit& v, std::type_identity<std::tuple<W...>>) {
+    return ((W::kName == n ? (v(std::type_identity<W>{}), true) : false) || ...);
+  }(name, visit, std::type_identity<AllWorkloads>{});
+}
+
+std::vector<WorkloadInfo> workload_list();
+
+// "strassen:2048", "fib" (the default size), ... Throws SizeError naming the spec and the
+// problem: an unknown workload (listing the known ones) or a size its parse rejects.
+Spec parse_spec(std::string_view text);
+
+// The defaults of issue 4's comparison table, comma-separated as --workloads takes them.
+std::string_view default_specs();
+
+// Builds, times and verifies one run of `spec` on `par` (workload.hpp's measure).
+template <class Par>
+Outcome run_spec(const Spec& spec, Par& par) {
+  Outcome outcome;
+  const bool known = visit_workload(spec.name, [&]<class W>(std::type_identity<W>) {
+    outcome = measure<W>(W::parse(spec.size), par);
+  });
+  if (!known) throw SizeError(spec.text() + ": unknown workload");
+  return outcome;
+}
+
+}  // namespace workloads

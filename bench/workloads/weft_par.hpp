@@ -1,0 +1,44 @@
+// weft as a backend of the compare workloads (par.hpp): invoke spawns g and runs f inline,
+// scope is weft::scope. The Runtime is the caller's, so one runtime serves every run of a
+// sweep, as a program would use it.
+#pragma once
+
+#include <string_view>
+#include <utility>
+#include <weft/weft.hpp>
+
+namespace workloads {
+
+class WeftPar {
+ public:
+  static constexpr std::string_view kName = "weft";
+
+  // With `stats`, each run() starts the runtime's counters and profile afresh and leaves in
+  // *stats what they measured of that run alone (not of building or verifying the input).
+  explicit WeftPar(weft::Runtime& runtime, weft::Stats* stats = nullptr)
+      : runtime_(&runtime), stats_(stats) {}
+
+  template <class F>
+  void run(F&& f) {
+    if (stats_ != nullptr) runtime_->reset_stats();
+    runtime_->run(std::forward<F>(f));
+    if (stats_ != nullptr) *stats_ = runtime_->stats();
+  }
+  template <class F, class G>
+  void invoke(F&& f, G&& g) {
+    // The closure is one pointer: g lives in the caller's frame until the join.
+    auto other = weft::spawn([&g] { g(); });
+    std::forward<F>(f)();
+    other.join();
+  }
+  template <class Body>
+  void scope(Body&& body) {
+    weft::scope(std::forward<Body>(body));  // weft::Scope::spawn(fn) is the child spawn
+  }
+
+ private:
+  weft::Runtime* runtime_;
+  weft::Stats* stats_;
+};
+
+}  // namespace workloads

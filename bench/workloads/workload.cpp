@@ -1,0 +1,51 @@
+#include "workloads/workload.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace workloads {
+namespace {
+
+bool parse_int(std::string_view text, std::int64_t& out) {
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+std::int64_t parse_count(std::string_view text, std::string_view what, std::int64_t lo,
+                         std::int64_t hi) {
+  const auto fail = [&](std::string_view why) {
+    return SizeError(std::string(what) + ": '" + std::string(text) + "' " + std::string(why));
+  };
+  std::int64_t value = 0;
+  std::int64_t base = 0, exponent = 0;
+  const std::size_t caret = text.find('^');
+  const std::size_t e = text.find_first_of("eE");
+  if (caret != std::string_view::npos || e != std::string_view::npos) {
+    const std::size_t at = caret != std::string_view::npos ? caret : e;
+    if (!parse_int(text.substr(0, at), base) || !parse_int(text.substr(at + 1), exponent) ||
+        exponent < 0 || exponent > 62 || base < 1)
+      throw fail("is not a count (write e.g. 4096, 2^22 or 1e7)");
+    if (caret == std::string_view::npos) {
+      // 1e7 is base * 10^exponent.
+      const double v = static_cast<double>(base) * std::pow(10.0, static_cast<double>(exponent));
+      if (v > static_cast<double>(hi)) throw fail("is too large");
+      value = static_cast<std::int64_t>(v);
+    } else {
+      const double v = std::pow(static_cast<double>(base), static_cast<double>(exponent));
+      if (v > static_cast<double>(hi)) throw fail("is too large");
+      value = static_cast<std::int64_t>(v);
+    }
+  } else if (!parse_int(text, value)) {
+    throw fail("is not a count (write e.g. 4096, 2^22 or 1e7)");
+  }
+  if (value < lo || value > hi)
+    throw fail("is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return value;
+}
+
+}  // namespace workloads
