@@ -100,7 +100,7 @@ TEST(BenchComparePeerProtocol, ArgumentsAndLine) {
   EXPECT_EQ(error_of_peer({"--workers", "2"}), "--workload: is required");
   EXPECT_EQ(error_of_peer({"--workload", "fib"}), "--workers: is required");
   EXPECT_EQ(error_of_peer({"--workload", "fib", "--workers", "0"}),
-            "--workers: '0' is not a positive integer");
+            "--workers: '0' is out of range [1, 4096]");
   EXPECT_EQ(error_of_peer({"--bogus"}), "--bogus: unknown option");
   EXPECT_EQ(error_of_peer({"--workload"}), "--workload: needs a value");
 }

@@ -223,9 +223,8 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, IrregularWeft,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "half"),
                                             ::testing::Values(1u, 2u, 4u)),
                          [](const ::testing::TestParamInfo<WeftCase>& info) {
-                           std::string policy = std::get<0>(info.param);
-                           std::replace(policy.begin(), policy.end(), ':', '_');
-                           return policy + "_w" + std::to_string(std::get<1>(info.param));
+                           return weft_test::name_for(std::get<0>(info.param),
+                                                      std::get<1>(info.param));
                          });
 
 // ---- verify() rejects wrong outputs ------------------------------------------------------

@@ -2,10 +2,14 @@
 
 #include <sstream>
 
-#include "cli/text_format.hpp"
+#include "common/text_format.hpp"
 
 namespace weft_bench {
 namespace {
+
+using bench_text::format;
+using bench_text::number;
+using bench_text::quote;
 
 double serial_median(const CompareWorkload& w) {
   return median(w.runs.front().times);

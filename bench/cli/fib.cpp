@@ -16,14 +16,4 @@ long fib_weft(int n) {
   return a.join() + b;
 }
 
-long fib_by_iteration(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long next = a + b;
-    a = b;
-    b = next;
-  }
-  return a;
-}
-
 }  // namespace weft_bench

@@ -1,4 +1,5 @@
-// Fibonacci, the spawn-overhead benchmark: the plain recursion and weft's.
+// Fibonacci, the spawn-overhead benchmark: the plain recursion and weft's (the reference value
+// is workloads::fib_by_iteration).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,5 @@ namespace weft_bench {
 
 long fib_serial(int n);
 long fib_weft(int n);  // call inside Runtime::run
-long fib_by_iteration(int n);
 
 }  // namespace weft_bench

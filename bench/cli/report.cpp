@@ -5,10 +5,14 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/text_format.hpp"
+#include "common/text_format.hpp"
 
 namespace weft_bench {
 namespace {
+
+using bench_text::format;
+using bench_text::number;
+using bench_text::quote;
 
 double per_run(std::uint64_t total, int repeat) {
   return static_cast<double>(total) / static_cast<double>(repeat);

@@ -8,6 +8,7 @@
 #include <weft/weft.hpp>
 
 #include "cli/fib.hpp"
+#include "workloads/fib.hpp"
 #include "uts/uts_weft.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree_flags.hpp"
@@ -217,8 +218,8 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
 FibResult run_fib(const Options& o, const Progress& progress) {
   FibResult result;
   result.n = o.fib_n;
-  result.value = fib_by_iteration(o.fib_n);
-  result.spawns = static_cast<std::uint64_t>(fib_by_iteration(o.fib_n + 1) - 1);
+  result.value = workloads::fib_by_iteration(o.fib_n);
+  result.spawns = static_cast<std::uint64_t>(workloads::fib_by_iteration(o.fib_n + 1) - 1);
   result.repeat = o.repeat;
   auto& records = result.records;
   records.push_back(Record{});

@@ -1,37 +1,18 @@
 #include "peers/peer_cli.hpp"
 
-#include <charconv>
+#include <cstdint>
 #include <cstdio>
+
+#include "common/text_format.hpp"
 
 namespace peers {
 namespace {
 
-int parse_positive(std::string_view flag, std::string_view text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || value < 1)
-    throw workloads::SizeError(std::string(flag) + ": '" + std::string(text) +
-                               "' is not a positive integer");
-  return value;
-}
+using bench_text::quote;
 
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+// The same bounds as the Rayon peer and weft-bench --workers.
+constexpr std::int64_t kMaxWorkers = 4096;
+constexpr std::int64_t kMaxRepeat = 1000000;
 
 }  // namespace
 
@@ -52,9 +33,9 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args) {
       options.spec = workloads::parse_spec(value);
       have_workload = true;
     } else if (flag == "--workers") {
-      options.workers = parse_positive(flag, value);
+      options.workers = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxWorkers));
     } else {
-      options.repeat = parse_positive(flag, value);
+      options.repeat = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxRepeat));
     }
   }
   if (options.list) return options;
@@ -67,12 +48,12 @@ std::string outcome_line(std::string_view peer, const PeerOptions& options,
                          const workloads::Outcome& outcome) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.9f", outcome.seconds);
-  std::string line = "{\"peer\":" + json_string(peer) +
-                     ",\"workload\":" + json_string(options.spec.text()) +
+  std::string line = "{\"peer\":" + quote(std::string(peer)) +
+                     ",\"workload\":" + quote(options.spec.text()) +
                      ",\"workers\":" + std::to_string(options.workers) + ",\"seconds\":" + seconds +
-                     ",\"result\":" + json_string(outcome.result) +
+                     ",\"result\":" + quote(outcome.result) +
                      ",\"verified\":" + (outcome.error.empty() ? "true" : "false");
-  if (!outcome.error.empty()) line += ",\"error\":" + json_string(outcome.error);
+  if (!outcome.error.empty()) line += ",\"error\":" + quote(outcome.error);
   return line + "}";
 }
 

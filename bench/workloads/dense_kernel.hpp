@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -233,5 +234,39 @@ inline std::string summary(const Matrix& c) {
   std::snprintf(text, sizeof text, "C[0][0]=%.6e trace=%.6e", c.at(0, 0), trace);
   return text;
 }
+
+// What Strassen and Matmul share: C = A·B of order n with A and B from fixed seeds (the same
+// for both, so a test can compare the two), C started as NaN (so that any entry no task wrote
+// fails check_product), the base order at or below which the kernel multiplies, and the
+// output the tests compare and spoil. Each derived workload adds its recursion and its
+// verify(), whose tolerance is its algorithm's.
+class SquareProduct {
+ public:
+  // Both recursions measured best at 64 (the numbers are in strassen.hpp and matmul.hpp).
+  static constexpr std::size_t kBaseOrder = 64;
+  struct Params {
+    std::size_t n = 1024;
+    std::size_t base = kBaseOrder;  // a power of two >= 16; orders <= base use the kernel
+  };
+
+  std::string result() const { return summary(c_); }
+  // The product, row-major. Tests compare runs with it.
+  std::span<const double> output() const { return c_.values(); }
+  // Test hook: lets a test damage the product to show that verify() notices.
+  std::span<double> output_for_test() { return c_.values(); }
+
+ protected:
+  // Checks the orders before allocating; throws SizeError naming `what`.
+  SquareProduct(std::string_view what, const Params& params)
+      : n_(check_orders(what, params.n, params.base)),
+        base_(params.base),
+        a_(Matrix::random(params.n, kSeedA)),
+        b_(Matrix::random(params.n, kSeedB)),
+        c_(params.n, std::numeric_limits<double>::quiet_NaN()) {}
+
+  std::size_t n_;
+  std::size_t base_;
+  Matrix a_, b_, c_;
+};
 
 }  // namespace workloads::dense

@@ -9,6 +9,9 @@
 
 namespace workloads {
 
+// fib(n) by iteration: the reference every Fibonacci run is checked against.
+long fib_by_iteration(int n);
+
 class Fib {
  public:
   static constexpr std::string_view kName = "fib";

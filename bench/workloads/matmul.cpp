@@ -3,7 +3,6 @@
 // backend runs the same machine code.
 #include "workloads/matmul.hpp"
 
-#include <limits>
 #include <string>
 
 namespace workloads {
@@ -12,13 +11,7 @@ Matmul::Params Matmul::parse(std::string_view size) {
   return Params{.n = dense::parse_order(size, kName)};
 }
 
-// A and B from fixed seeds; C starts as NaN so that any entry no task wrote fails verify().
-Matmul::Matmul(const Params& params)
-    : n_(dense::check_orders(kName, params.n, params.base)),
-      base_(params.base),
-      a_(dense::Matrix::random(params.n, dense::kSeedA)),
-      b_(dense::Matrix::random(params.n, dense::kSeedB)),
-      c_(params.n, std::numeric_limits<double>::quiet_NaN()) {}
+Matmul::Matmul(const Params& params) : SquareProduct(kName, params) {}
 
 void Matmul::add_rows(dense::Block c, dense::ConstBlock t, std::size_t first, std::size_t last) {
   for (std::size_t i = first; i < last; ++i) {
@@ -33,10 +26,6 @@ void Matmul::add_rows(dense::Block c, dense::ConstBlock t, std::size_t first, st
 // that, and the reference is summed in long double, so its own error does not count.
 std::string Matmul::verify() const {
   return dense::check_product(a_, b_, c_, static_cast<double>(n_) * 0x1.0p-52);
-}
-
-std::string Matmul::result() const {
-  return dense::summary(c_);
 }
 
 }  // namespace workloads

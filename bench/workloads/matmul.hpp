@@ -31,15 +31,10 @@
 
 namespace workloads {
 
-class Matmul {
+class Matmul : public dense::SquareProduct {
  public:
   static constexpr std::string_view kName = "matmul";
   static constexpr std::string_view kDefault = "1024";
-  static constexpr std::size_t kBaseOrder = 64;
-  struct Params {
-    std::size_t n = 1024;
-    std::size_t base = kBaseOrder;  // a power of two >= 16; orders <= base use the kernel
-  };
   static Params parse(std::string_view size);
 
   explicit Matmul(const Params& params);
@@ -49,12 +44,6 @@ class Matmul {
     multiply(par, a_.block(), b_.block(), c_.block());
   }
   std::string verify() const;
-  std::string result() const;
-
-  // The product, row-major. Tests compare runs with it.
-  std::span<const double> output() const { return c_.values(); }
-  // Test hook: lets a test damage the product to show that verify() notices.
-  std::span<double> output_for_test() { return c_.values(); }
 
  private:
   struct Product {
@@ -67,10 +56,6 @@ class Matmul {
   void multiply(Par& par, dense::ConstBlock a, dense::ConstBlock b, dense::Block c);
   // c += t for rows [first, last).
   static void add_rows(dense::Block c, dense::ConstBlock t, std::size_t first, std::size_t last);
-
-  std::size_t n_;
-  std::size_t base_;
-  dense::Matrix a_, b_, c_;
 };
 
 template <class Par>

@@ -3,7 +3,6 @@
 // templated on the backend; these are not, so every backend runs the same machine code.
 #include "workloads/strassen.hpp"
 
-#include <limits>
 #include <string>
 
 namespace workloads {
@@ -12,13 +11,7 @@ Strassen::Params Strassen::parse(std::string_view size) {
   return Params{.n = dense::parse_order(size, kName)};
 }
 
-// A and B from fixed seeds; C starts as NaN so that any entry no task wrote fails verify().
-Strassen::Strassen(const Params& params)
-    : n_(dense::check_orders(kName, params.n, params.base)),
-      base_(params.base),
-      a_(dense::Matrix::random(params.n, dense::kSeedA)),
-      b_(dense::Matrix::random(params.n, dense::kSeedB)),
-      c_(params.n, std::numeric_limits<double>::quiet_NaN()) {}
+Strassen::Strassen(const Params& params) : SquareProduct(kName, params) {}
 
 dense::ConstBlock Strassen::materialise(const Operand& operand, double*& scratch) {
   if (operand.sign == 0) return operand.first;
@@ -70,10 +63,6 @@ void Strassen::combine_rows(dense::Block c, dense::ConstBlock m4, dense::ConstBl
 // is still orders of magnitude below what a wrong quadrant or sign produces.
 std::string Strassen::verify() const {
   return dense::check_product(a_, b_, c_, 1e-9 * static_cast<double>(n_));
-}
-
-std::string Strassen::result() const {
-  return dense::summary(c_);
 }
 
 }  // namespace workloads

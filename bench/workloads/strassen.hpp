@@ -34,15 +34,10 @@
 
 namespace workloads {
 
-class Strassen {
+class Strassen : public dense::SquareProduct {
  public:
   static constexpr std::string_view kName = "strassen";
   static constexpr std::string_view kDefault = "1024";
-  static constexpr std::size_t kBaseOrder = 64;
-  struct Params {
-    std::size_t n = 1024;
-    std::size_t base = kBaseOrder;  // a power of two >= 16; orders <= base use the kernel
-  };
   static Params parse(std::string_view size);
 
   explicit Strassen(const Params& params);
@@ -52,12 +47,6 @@ class Strassen {
     multiply(par, a_.block(), b_.block(), c_.block());
   }
   std::string verify() const;
-  std::string result() const;
-
-  // The product, row-major. Tests compare runs with it.
-  std::span<const double> output() const { return c_.values(); }
-  // Test hook: lets a test damage the product to show that verify() notices.
-  std::span<double> output_for_test() { return c_.values(); }
 
  private:
   // An operand of one of the seven products: a quadrant, or a quadrant plus or minus another.
@@ -85,10 +74,6 @@ class Strassen {
   // each quadrant. m4, m5, m7 are the products that have no place in C.
   static void combine_rows(dense::Block c, dense::ConstBlock m4, dense::ConstBlock m5,
                            dense::ConstBlock m7, std::size_t first, std::size_t last);
-
-  std::size_t n_;
-  std::size_t base_;
-  dense::Matrix a_, b_, c_;
 };
 
 template <class Par>

@@ -1,5 +1,5 @@
-// The small formatting helpers weft-bench's reports share: printf into a std::string for the
-// fixed-width tables, and JSON strings and numbers.
+// The small formatting helpers weft-bench's reports and the peer programs share: printf into
+// a std::string for the fixed-width tables, and JSON strings and numbers.
 #pragma once
 
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-namespace weft_bench {
+namespace bench_text {
 
 template <class... Args>
 std::string format(const char* fmt, Args... args) {
@@ -42,4 +42,4 @@ inline std::string number(double x) {
   return std::isfinite(x) ? format("%.9g", x) : "null";
 }
 
-}  // namespace weft_bench
+}  // namespace bench_text
