@@ -3,7 +3,8 @@
 #   1. fib(37) on 1 worker against the plain serial recursion (ratio, ns per spawn);
 #   2. fib(39) on 1 and 2 workers, policies one and half (speedup);
 #   3. fib(40) with fixed:2 and fixed:20 on 1 and 2 workers (completes, verified);
-#   4. instructions per spawn+join with valgrind --tool=callgrind (deterministic).
+#   4. instructions per spawn+join with valgrind --tool=callgrind (deterministic), under
+#      both steal mechanisms (WEFT_MECHANISM=concurrent and request).
 # Every run is verified against fib(n) computed by iteration (weft-fib-demo). JSON goes to
 # build/bench-core/*.json. Usage: scripts/bench_core.sh [--repeat R]
 set -euo pipefail
@@ -27,14 +28,19 @@ echo "== fib(40), fixed:2 and fixed:20"
 echo
 
 if command -v valgrind >/dev/null 2>&1; then
-  echo "== callgrind: instructions per spawn+join, 1 worker (fib(25) minus fib(20))"
-  instr() {  # total instructions of one run of weft-fib-demo --only SIDE --n N
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$demo" --only "$1" --n "$2" \
-      --workers 1 --steal one --repeat 1 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $4); print $4 }'
+  # fib(35) minus fib(30) cancels the start-up; valgrind lacks membarrier, so the concurrent
+  # mechanism runs in its fence mode there (one mfence more per join than natively).
+  echo "== callgrind: instructions per spawn+join, 1 worker (fib(35) minus fib(30)), both mechanisms"
+  instr() {  # total instructions of one run: MECHANISM SIDE N
+    WEFT_MECHANISM="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$demo" \
+      --only "$2" --n "$3" --workers 1 --steal one --repeat 1 2>&1 >/dev/null |
+      awk '/refs:/ { gsub(",", "", $4); print $4 }'
   }
-  w20=$(instr weft 20); w25=$(instr weft 25); s20=$(instr serial 20); s25=$(instr serial 25)
-  spawns=$(( (121393 - 1) - (10946 - 1) ))  # (fib(26) - 1) - (fib(21) - 1): extra spawns
-  awk -v w20="$w20" -v w25="$w25" -v s20="$s20" -v s25="$s25" -v n="$spawns" 'BEGIN {
-    printf "weft: %.1f instructions per spawn (its two calls included); serial: %.1f per two calls;\n", (w25 - w20) / n, (s25 - s20) / n
-    printf "overhead of spawn+join: %.1f instructions\n", ((w25 - w20) - (s25 - s20)) / n }'
+  s30=$(instr concurrent serial 30); s35=$(instr concurrent serial 35)
+  spawns=$(( (14930352 - 1) - (1346269 - 1) ))  # (fib(36) - 1) - (fib(31) - 1): extra spawns
+  for mech in concurrent request; do
+    w30=$(instr "$mech" weft 30); w35=$(instr "$mech" weft 35)
+    awk -v m="$mech" -v w30="$w30" -v w35="$w35" -v s30="$s30" -v s35="$s35" -v n="$spawns" 'BEGIN {
+      printf "%-10s weft: %.2f instructions per spawn (its two calls included); serial: %.2f per two calls; overhead of spawn+join: %.2f\n", m, (w35 - w30) / n, (s35 - s30) / n, ((w35 - w30) - (s35 - s30)) / n }'
+  done
 fi

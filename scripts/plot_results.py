@@ -27,8 +27,14 @@ def load(path):
     return data
 
 
+def weft_config(run):
+    """mechanism/policy of a weft run; JSON from before --mechanism has no mechanism."""
+    mech = run.get("mechanism")
+    return f"{mech}/{run['steal']}" if mech else run["steal"]
+
+
 def series_name(run):
-    return f"weft {run['steal']}" if run["impl"] == "weft" else run["impl"]
+    return f"weft {weft_config(run)}" if run["impl"] == "weft" else run["impl"]
 
 
 def write_tables(data, out, name):
@@ -43,7 +49,7 @@ def write_tables(data, out, name):
                 lines.append(f"| {run['label']} | skipped: {run['skipped']} | | | | |")
                 continue
             r = ratios.get((run["impl"], run["workers"]))
-            ratio = (f"{r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f}), weft {r['weft_steal']}"
+            ratio = (f"{r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f}), weft {(r['weft_mechanism'] + '/') if r.get('weft_mechanism') else ''}{r['weft_steal']}"
                      if r else "")
             lines.append(f"| {run['label']} | {run['median_s']:.4f} | {run['min_s']:.4f} | "
                          f"{run['max_s']:.4f} | {run['speedup']:.2f} | {ratio} |")
@@ -103,7 +109,7 @@ def plot_profile(data, plt, out):
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
     for ax, w in zip(axes.flat, workloads):
         runs = [r for r in w["runs"] if "profile" in r]
-        labels = [f"{r['steal']}\nw={r['workers']}" for r in runs]
+        labels = [f"{weft_config(r)}\nw={r['workers']}" for r in runs]
         bottom = [0.0] * len(runs)
         for key, name in parts:
             values = [r["profile"][key] for r in runs]

@@ -143,8 +143,14 @@ TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
        "-m -1: UTS tree parameter -m (children of a non-leaf node) = -1: expected an integer "
        ">= 0"},
       {error_of({"uts", "--steal", "one,fixed:0"}),
-       "--steal fixed:0: --steal=\"fixed:0\": the length must be from 1 to 1048576 (allowed: "
-       "one, half, fixed:D (D from 1 to 1048576))"},
+       "--steal fixed:0: --steal=\"fixed:0\": the length must be from 1 to 1048576 (allowed: " +
+           weft::StealPolicy::allowed_specs() + ")"},
+      {error_of({"uts", "--mechanism", "concurrent,bogus"}),
+       "--mechanism bogus: --mechanism=\"bogus\": unknown steal mechanism (allowed: concurrent, "
+       "request)"},
+      {error_of({"fib", "30", "--mechanism", "request,"}),
+       "--mechanism: empty item in list \"request,\""},
+      {error_of({"fib", "30", "--mechanism"}), "--mechanism: missing value"},
       {error_of({"uts", "--workers", "1,0"}),
        "--workers 0: expected a whole number from 1 to 4096, got \"0\""},
       {error_of({"fib", "30", "--workers", "two"}),
@@ -169,6 +175,25 @@ TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
     EXPECT_EQ(got, want);
     EXPECT_EQ(got.find('\n'), std::string::npos) << got;
   }
+}
+
+TEST(BenchCliArgs, Mechanism) {
+  using weft::StealMechanism;
+  const std::vector<StealMechanism> concurrent{StealMechanism::kConcurrent};
+  EXPECT_EQ(parse({"uts"}).mechanisms, concurrent);
+  EXPECT_EQ(parse({"fib", "20"}).mechanisms, concurrent);
+  EXPECT_EQ(parse({"fib", "20", "--mechanism", "request"}).mechanisms,
+            std::vector<StealMechanism>{StealMechanism::kRequest});
+  // Each name once, in the order given.
+  EXPECT_EQ(parse({"uts", "--mechanism", "request,concurrent,request"}).mechanisms,
+            (std::vector<StealMechanism>{StealMechanism::kRequest, StealMechanism::kConcurrent}));
+  // The message names the option, the value and the allowed names.
+  const std::string bogus = error_of({"fib", "20", "--mechanism", "bogus"});
+  EXPECT_EQ(bogus.rfind("--mechanism bogus: ", 0), 0u) << bogus;
+  EXPECT_NE(bogus.find("concurrent, request"), std::string::npos) << bogus;
+  const std::string help = weft_bench::usage();
+  EXPECT_NE(help.find("[--mechanism concurrent,request]"), std::string::npos);
+  EXPECT_NE(help.find("\"mechanism\":null"), std::string::npos);
 }
 
 TEST(BenchCliArgs, FibArgumentErrors) {
@@ -228,8 +253,13 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
       });
   // seq, weft one 1/2, weft half 1/2, threads 1/2, alternated within each repetition.
   ASSERT_EQ(result.records.size(), 7u);
-  const std::vector<std::string> order = {"seq", "weft one w=1", "weft one w=2", "weft half w=1",
-                                          "weft half w=2", "threads w=1", "threads w=2"};
+  const std::vector<std::string> order = {"seq",
+                                          "weft concurrent/one w=1",
+                                          "weft concurrent/one w=2",
+                                          "weft concurrent/half w=1",
+                                          "weft concurrent/half w=2",
+                                          "threads w=1",
+                                          "threads w=2"};
   ASSERT_EQ(labels.size(), 14u);
   for (std::size_t i = 0; i < labels.size(); ++i) {
     EXPECT_EQ(labels[i], std::to_string(i / 7 + 1) + " " + order[i % 7]);
@@ -261,6 +291,51 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_EQ(occurrences(json, "\"times_s\":"), 7u);
+  // The default mechanism is written out too; seq and threads have none.
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\""), 4u);
+  EXPECT_EQ(occurrences(json, "\"mechanism\":null"), 3u);
+}
+
+// --mechanism concurrent,request on UTS: the mechanism is the sweep's outermost weft
+// dimension, every run's counts match, and the table and JSON say which mechanism ran.
+TEST(BenchCliSweep, UtsOverBothMechanisms) {
+  const Options o = small_tree_options(
+      {"--impl", "seq,weft,threads", "--mechanism", "concurrent,request", "--steal", "one,half",
+       "--workers", "2", "--repeat", "1", "--profile", "--trace", "unused.json"});
+  std::vector<std::string> labels;
+  const weft_bench::UtsResult result =
+      weft_bench::run_uts(o, [&](int, int, const std::string& label) { labels.push_back(label); });
+  const std::vector<std::string> order = {"seq",
+                                          "weft concurrent/one w=2",
+                                          "weft concurrent/half w=2",
+                                          "weft request/one w=2",
+                                          "weft request/half w=2",
+                                          "threads w=2"};
+  EXPECT_EQ(labels, order);
+  ASSERT_EQ(result.records.size(), order.size());
+  for (const auto& r : result.records) EXPECT_EQ(r.counts, kSmallCounts) << r.label();
+  EXPECT_EQ(result.records[3].mechanism, weft::StealMechanism::kRequest);
+  EXPECT_EQ(result.records[1].mechanism, weft::StealMechanism::kConcurrent);
+  // Only the request mechanism's victims serve requests.
+  EXPECT_EQ(result.records[1].counters.requests_served, 0u);
+  EXPECT_EQ(result.records[2].counters.requests_served, 0u);
+
+  const std::string table = weft_bench::uts_table(result);
+  EXPECT_NE(table.find(" mech "), std::string::npos) << table;
+  EXPECT_EQ(occurrences(table, "\nweft     request    "), 2u) << table;
+  EXPECT_EQ(occurrences(table, "\nweft     concurrent "), 2u) << table;
+  EXPECT_NE(table.find("weft request/half w=2 ("), std::string::npos) << table;  // the profile
+  const std::string json = weft_bench::uts_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"request\",\"steal\":"), 2u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\",\"steal\":"), 2u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":null,\"steal\":null"), 2u) << json;
+  EXPECT_EQ(occurrences(json, "\"requests_served\":"), 4u) << json;
+  EXPECT_EQ(occurrences(json, "\"request_timeouts\":"), 4u) << json;
+  // The trace names each runtime by its label, mechanism included.
+  const std::string trace = weft_bench::chrome_trace(result.records);
+  EXPECT_NE(trace.find("\"args\":{\"name\":\"weft request/half w=2\"}"), std::string::npos);
+  EXPECT_NE(trace.find("\"args\":{\"name\":\"weft concurrent/one w=2\"}"), std::string::npos);
 }
 
 TEST(BenchCliSweep, WrongPublishedCountsAreReported) {
@@ -292,6 +367,30 @@ TEST(BenchCliSweep, FibMatchesAndReports) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_NE(weft_bench::fib_table(result).find("fib(18) = 2584"), std::string::npos);
+}
+
+// fib on the request mechanism: verified (run_fib throws otherwise), labelled and recorded as
+// such in the table and the JSON.
+TEST(BenchCliSweep, FibOnTheRequestMechanism) {
+  const Options o = parse({"fib", "18", "--mechanism", "request", "--steal", "one,half",
+                           "--workers", "1,2", "--repeat", "2"});
+  const weft_bench::FibResult result = weft_bench::run_fib(o);
+  EXPECT_EQ(result.value, 2584);
+  ASSERT_EQ(result.records.size(), 5u);
+  for (std::size_t i = 1; i < result.records.size(); ++i) {
+    const auto& r = result.records[i];
+    EXPECT_EQ(r.mechanism, weft::StealMechanism::kRequest) << r.label();
+    EXPECT_EQ(r.label().rfind("weft request/", 0), 0u) << r.label();
+    EXPECT_EQ(r.counters.spawns, 2 * result.spawns) << r.label();
+    EXPECT_EQ(r.times.size(), 2u);
+  }
+  const std::string json = weft_bench::fib_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"request\""), 4u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":null"), 1u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\""), 0u) << json;
+  const std::string table = weft_bench::fib_table(result);
+  EXPECT_EQ(occurrences(table, "\nweft    request    "), 4u) << table;
 }
 
 // --profile and --trace end to end on UTS: the profile's rows and JSON, per-worker node

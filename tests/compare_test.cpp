@@ -37,6 +37,7 @@ TEST(BenchCompareArgs, DefaultsAreIssueFoursTable) {
             (std::vector<std::string>{"fib:35", "uts:T3", "nqueens:13", "strassen:1024",
                                       "sparselu:50x100", "fft:2^22", "sort:1e7", "matmul:1024"}));
   EXPECT_EQ(o.peers, (std::vector<std::string>{"gomp", "libomp", "tbb", "rayon"}));
+  EXPECT_EQ(o.mechanisms, std::vector<weft::StealMechanism>{weft::StealMechanism::kConcurrent});
 }
 
 TEST(BenchCompareArgs, Settings) {
@@ -46,6 +47,9 @@ TEST(BenchCompareArgs, Settings) {
   EXPECT_EQ(o.peers, (std::vector<std::string>{"tbb", "gomp"}));
   EXPECT_EQ(o.peer_dir, "/x");
   EXPECT_TRUE(parse({"compare", "--peers", "none"}).peers.empty());
+  EXPECT_EQ(parse({"compare", "--mechanism", "concurrent,request"}).mechanisms,
+            (std::vector<weft::StealMechanism>{weft::StealMechanism::kConcurrent,
+                                               weft::StealMechanism::kRequest}));
 }
 
 TEST(BenchCompareArgs, ErrorsNameTheArgument) {
@@ -61,6 +65,9 @@ TEST(BenchCompareArgs, ErrorsNameTheArgument) {
   EXPECT_EQ(error_of({"compare", "--trace", "t.json"}), "--trace: unknown option");
   EXPECT_EQ(error_of({"uts", "--workloads", "fib"}), "--workloads: unknown option");
   EXPECT_EQ(error_of({"compare", "--peer-dir", ""}), "--peer-dir: empty directory name");
+  const std::string mechanism = error_of({"compare", "--mechanism", "request,steal"});
+  EXPECT_EQ(mechanism.rfind("--mechanism steal: ", 0), 0u) << mechanism;
+  EXPECT_NE(mechanism.find("(allowed: concurrent, request)"), std::string::npos) << mechanism;
 }
 
 TEST(BenchCompareArgs, WorkloadSpecs) {
@@ -149,10 +156,107 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
   }
   const std::string table = weft_bench::compare_table(result);
   EXPECT_NE(table.find("fib:16"), std::string::npos);
-  EXPECT_NE(table.find("weft half w=2"), std::string::npos);
+  EXPECT_NE(table.find("weft concurrent/half w=2"), std::string::npos);
   const std::string json = weft_bench::compare_json(result);
   EXPECT_EQ(json.rfind("{\"command\":\"compare\"", 0), 0u);
   EXPECT_NE(json.find("\"ratios\":["), std::string::npos);
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// --mechanism concurrent,request without peers: every weft run is one (mechanism, policy,
+// workers), alternated once per repetition in that order after the serial elision, all
+// verified; the table, the profile and the JSON name each run's mechanism.
+TEST(BenchCompareRun, BothMechanismsAlternateAndAreNamed) {
+  const Options o = parse({"compare", "--workloads", "fib:14,nqueens:6", "--peers", "none",
+                           "--workers", "1,2", "--steal", "one,half", "--mechanism",
+                           "concurrent,request", "--repeat", "2", "--profile"});
+  std::vector<std::string> labels;
+  const weft_bench::CompareResult result =
+      weft_bench::run_compare(o, [&](int rep, int, const std::string& label) {
+        labels.push_back(std::to_string(rep) + " " + label);
+      });
+  ASSERT_EQ(result.workloads.size(), 2u);
+  std::vector<std::string> order;
+  for (const char* mechanism : {"concurrent", "request"})
+    for (const char* steal : {"one", "half"})
+      for (const char* workers : {"1", "2"})
+        order.push_back(std::string("weft ") + mechanism + "/" + steal + " w=" + workers);
+  order.insert(order.begin(), "serial");
+  std::vector<std::string> expected;
+  for (const char* spec : {"fib:14", "nqueens:6"})
+    for (int rep = 1; rep <= 2; ++rep)
+      for (const std::string& label : order)
+        expected.push_back(std::to_string(rep) + " " + spec + " " + label);
+  EXPECT_EQ(labels, expected);
+  for (const auto& w : result.workloads) {
+    ASSERT_EQ(w.runs.size(), order.size()) << w.spec.text();
+    for (std::size_t i = 0; i < w.runs.size(); ++i) {
+      const weft_bench::CompareRun& run = w.runs[i];
+      EXPECT_EQ(run.label(), order[i]);
+      EXPECT_EQ(run.times.size(), 2u) << run.label();
+      EXPECT_EQ(run.result, w.runs.front().result) << run.label();
+      if (run.impl == "weft" && run.mechanism == weft::StealMechanism::kConcurrent) {
+        EXPECT_EQ(run.counters.requests_served, 0u) << run.label();
+      }
+    }
+    EXPECT_EQ(w.runs[5].mechanism, weft::StealMechanism::kRequest);
+    EXPECT_TRUE(weft_bench::peer_ratios(w).empty());
+  }
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_EQ(occurrences(table, "  weft request/"), 2u * 4u * 2u) << table;  // row and profile
+  EXPECT_EQ(occurrences(table, "  weft concurrent/"), 2u * 4u * 2u) << table;
+  const std::string json = weft_bench::compare_json(result);
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"request\""), 2u * 4u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\""), 2u * 4u) << json;
+  EXPECT_EQ(occurrences(json, "\"mechanism\":null"), 2u) << json;
+  EXPECT_EQ(occurrences(json, "\"requests_served\":"), 2u * 8u) << json;
+  EXPECT_EQ(occurrences(json, "\"request_timeouts\":"), 2u * 8u) << json;
+  EXPECT_EQ(occurrences(json, "\"profile\":{\"r_busy\":"), 2u * 8u) << json;
+  EXPECT_NE(json.find("\"label\":\"weft request/half w=2\""), std::string::npos) << json;
+}
+
+// The weft/peer ratio takes weft's best (mechanism, policy) at the peer's worker count, and
+// the table and JSON name both. Built by hand: the choice must not depend on timing noise.
+TEST(BenchCompareRun, PeerRatioNamesTheBestMechanismAndPolicy) {
+  weft_bench::CompareWorkload w{workloads::parse_spec("fib:10"), {}};
+  const auto run = [](std::string impl, weft::StealMechanism m, std::string steal, unsigned workers,
+                      std::vector<double> times) {
+    weft_bench::CompareRun r;
+    r.impl = std::move(impl);
+    r.mechanism = m;
+    r.steal = std::move(steal);
+    r.workers = workers;
+    r.times = std::move(times);
+    r.result = "fib(10) = 55";
+    return r;
+  };
+  using weft::StealMechanism;
+  w.runs.push_back(run("serial", StealMechanism::kConcurrent, "", 1, {4.0, 4.0}));
+  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "one", 2, {3.0, 3.0}));
+  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "half", 2, {2.5, 2.5}));
+  w.runs.push_back(run("weft", StealMechanism::kRequest, "one", 2, {2.4, 2.6}));
+  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 2, {2.0, 1.0}));  // the best
+  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 1, {0.5, 0.5}));  // other w
+  w.runs.push_back(run("tbb", StealMechanism::kConcurrent, "", 2, {4.0, 2.0}));
+  const std::vector<weft_bench::PeerRatio> ratios = weft_bench::peer_ratios(w);
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_EQ(ratios[0].weft, &w.runs[4]);
+  EXPECT_DOUBLE_EQ(ratios[0].min, 0.5);
+  EXPECT_DOUBLE_EQ(ratios[0].max, 0.5);
+  weft_bench::CompareResult result;
+  result.repeat = 2;
+  result.workloads.push_back(w);
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_NE(table.find("0.500 (0.500-0.500) request/half"), std::string::npos) << table;
+  const std::string json = weft_bench::compare_json(result);
+  EXPECT_NE(json.find("\"weft_mechanism\":\"request\",\"weft_steal\":\"half\""), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("{\"impl\":\"tbb\",\"mechanism\":null,"), std::string::npos) << json;
 }
 
 }  // namespace

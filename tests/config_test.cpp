@@ -68,7 +68,36 @@ TEST(StealPolicy, RejectsBadSpecsNamingTheSettingAndTheValue) {
   // The default setting name, and the list of what is allowed.
   const std::string message = config_error([] { (void)StealPolicy::parse("bogus"); });
   EXPECT_NE(message.find("steal policy"), std::string::npos) << message;
-  EXPECT_NE(message.find("one, half, fixed:D"), std::string::npos) << message;
+  EXPECT_NE(message.find("one, half, adaptive, fixed:D"), std::string::npos) << message;
+}
+
+// Adaptive: half while the thief's steals bring little work for their cost (or it has no
+// history yet), one once they bring plenty; nothing from an empty victim.
+TEST(StealPolicy, AdaptiveTakesHalfForCheapStealsAndOneForRichOnes) {
+  const StealPolicy p = StealPolicy::parse("adaptive");
+  EXPECT_EQ(p.spec(), "adaptive");
+  EXPECT_TRUE(p.reads_thief_history());
+  EXPECT_FALSE(StealPolicy::half().reads_thief_history());
+  for (std::int64_t n = 0; n <= 40; ++n) {
+    EXPECT_EQ(p.amount(StealView{n, 0.0}), (n + 1) / 2) << n;
+    EXPECT_EQ(p.amount(StealView{n, 5.0}), (n + 1) / 2) << n;
+    EXPECT_EQ(p.amount(StealView{n, 1e4}), n >= 1 ? 1 : 0) << n;
+  }
+}
+
+TEST(Mechanism, ParsesBothNamesAndRejectsOthersNamingTheSetting) {
+  EXPECT_EQ(weft::parse_mechanism("concurrent"), weft::StealMechanism::kConcurrent);
+  EXPECT_EQ(weft::parse_mechanism("request"), weft::StealMechanism::kRequest);
+  EXPECT_STREQ(weft::mechanism_name(weft::StealMechanism::kRequest), "request");
+  EXPECT_STREQ(weft::mechanism_name(weft::StealMechanism::kConcurrent), "concurrent");
+  for (const char* bad : {"", "Request", "requests", "both", " request"}) {
+    const std::string message =
+        config_error([&] { (void)weft::parse_mechanism(bad, "WEFT_MECHANISM"); });
+    ASSERT_FALSE(message.empty()) << "\"" << bad << "\" was accepted";
+    EXPECT_NE(message.find("WEFT_MECHANISM"), std::string::npos) << message;
+    EXPECT_NE(message.find("concurrent, request"), std::string::npos) << message;
+  }
+  EXPECT_EQ(weft::Config{}.mechanism, weft::StealMechanism::kConcurrent) << "the default";
 }
 
 TEST(StealPolicy, ConfigErrorIsAnInvalidArgument) {
@@ -125,7 +154,8 @@ class FromEnv : public ::testing::Test {
  protected:
   static constexpr const char* kVars[] = {"WEFT_WORKERS",    "WEFT_STEAL",      "WEFT_SEED",
                                           "WEFT_PIN",        "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE",
-                                          "WEFT_PROFILE",    "WEFT_TRACE_EVENTS"};
+                                          "WEFT_PROFILE",    "WEFT_TRACE_EVENTS",
+                                          "WEFT_MECHANISM",  "WEFT_REQUEST_TIMEOUT_US"};
 
   void SetUp() override {
     for (const char* v : kVars) {
@@ -207,6 +237,29 @@ TEST_F(FromEnv, Steal) {
   unsetenv("WEFT_STEAL");
   for (const char* bad : {"fixed:0", "fixed:", "fixed:x", "bogus"})
     expect_rejected("WEFT_STEAL", bad);
+}
+
+TEST_F(FromEnv, MechanismAndRequestTimeout) {
+  EXPECT_EQ(weft::Config::from_env().mechanism, weft::StealMechanism::kConcurrent);
+  EXPECT_EQ(weft::Config::from_env().request_timeout_us, 50u);
+  setenv("WEFT_MECHANISM", "request", 1);
+  EXPECT_EQ(weft::Config::from_env().mechanism, weft::StealMechanism::kRequest);
+  setenv("WEFT_MECHANISM", "concurrent", 1);
+  EXPECT_EQ(weft::Config::from_env().mechanism, weft::StealMechanism::kConcurrent);
+  unsetenv("WEFT_MECHANISM");
+  for (const char* bad : {"requests", "REQUEST", "1"}) expect_rejected("WEFT_MECHANISM", bad);
+  setenv("WEFT_REQUEST_TIMEOUT_US", "1", 1);
+  EXPECT_EQ(weft::Config::from_env().request_timeout_us, 1u);
+  setenv("WEFT_REQUEST_TIMEOUT_US", "1000000", 1);
+  EXPECT_EQ(weft::Config::from_env().request_timeout_us, 1000000u);
+  unsetenv("WEFT_REQUEST_TIMEOUT_US");
+  for (const char* bad : {"0", "1000001", "-5", "50us", ""}) {
+    if (*bad == '\0') continue;  // empty counts as unset
+    expect_rejected("WEFT_REQUEST_TIMEOUT_US", bad);
+  }
+  weft::Config c;
+  c.request_timeout_us = 0;
+  EXPECT_THROW(c.validate(), ConfigError);
 }
 
 TEST_F(FromEnv, Seed) {

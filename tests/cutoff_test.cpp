@@ -27,7 +27,7 @@ long fib_max_tasks(int n, int k) {
 long fib_ref(int n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
 
 TEST(Cutoff, MaxLevelIsExactAndBoundsTheSpawns) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 2;
   weft::Runtime rt(c);
   for (int cut : {0, 1, 5, 12, 100}) {
@@ -43,7 +43,7 @@ TEST(Cutoff, MaxLevelIsExactAndBoundsTheSpawns) {
 }
 
 TEST(Cutoff, MaxTasksIsExactAndKeepsTheStackShallow) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 1;  // on one worker nothing is stolen, so the bound on pending tasks is exact
   weft::Runtime rt(c);
   for (int k : {0, 1, 3, 8}) {

@@ -26,7 +26,7 @@ TEST(Lifecycle, AThousandRuntimesInARow) {
   int correct = 0;
   weft_test::with_watchdog(120s, "creating and destroying runtimes", [&] {
     for (int i = 0; i < count; ++i) {
-      weft::Config c;
+      weft::Config c = weft_test::base_config();
       c.workers = 2;
       c.steal = i % 2 == 0 ? weft::StealPolicy::one() : weft::StealPolicy::half();
       weft::Runtime rt(c);
@@ -39,7 +39,7 @@ TEST(Lifecycle, AThousandRuntimesInARow) {
 TEST(Lifecycle, RuntimesThatNeverRunAreDestroyedCleanly) {
   weft_test::with_watchdog(60s, "destroying idle runtimes", [] {
     for (int i = 0; i < 50; ++i) {
-      weft::Config c;
+      weft::Config c = weft_test::base_config();
       c.workers = 1 + i % 4;
       weft::Runtime rt(c);
       if (i % 2 == 0) std::this_thread::sleep_for(1ms);  // let some workers park first
@@ -50,7 +50,7 @@ TEST(Lifecycle, RuntimesThatNeverRunAreDestroyedCleanly) {
 TEST(Lifecycle, EveryWorkerCountFromOneToEight) {
   for (unsigned n = 1; n <= 8; ++n) {
     SCOPED_TRACE("workers = " + std::to_string(n));
-    weft::Config c;
+    weft::Config c = weft_test::base_config();
     c.workers = n;
     weft::Runtime rt(c);
     EXPECT_EQ(rt.workers(), n);
@@ -62,7 +62,7 @@ TEST(Lifecycle, EveryWorkerCountFromOneToEight) {
 }
 
 TEST(Lifecycle, ZeroWorkersMeansTheHardwareThreads) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 0;
   const unsigned hw = std::thread::hardware_concurrency();
   EXPECT_EQ(c.resolved_workers(), hw == 0 ? 1u : hw);
@@ -72,7 +72,7 @@ TEST(Lifecycle, ZeroWorkersMeansTheHardwareThreads) {
 }
 
 TEST(Lifecycle, RuntimeKeepsItsConfig) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 3;
   c.steal = weft::StealPolicy::fixed(4);
   c.seed = 99;
@@ -111,7 +111,7 @@ TEST(Lifecycle, SeveralRuntimesAliveAtOnceFromSeveralThreads) {
 }
 
 TEST(Lifecycle, PinnedWorkersRun) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 2;
   c.pin = true;
   weft::Runtime rt(c);
@@ -122,7 +122,7 @@ TEST(Lifecycle, PinnedWorkersRun) {
 // reported as std::system_error from the constructor, after the workers that did start were
 // shut down and joined, and the process can go on building runtimes.
 TEST(Lifecycle, AWorkerThatCannotStartIsReportedAndCleanedUp) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 2;
   c.worker_stack_bytes = std::size_t{1} << 40;
   weft_test::with_watchdog(60s, "a runtime whose workers cannot start",
@@ -137,7 +137,7 @@ TEST(Lifecycle, AWorkerThatCannotStartIsReportedAndCleanedUp) {
 
 template <class Mutate>
 std::string construction_error(Mutate mutate) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 1;
   mutate(c);
   try {
@@ -173,7 +173,7 @@ TEST(ConfigValidation, RuntimeRejectsBadConfigsWithMessagesNamingTheField) {
 }
 
 TEST(ConfigValidation, BoundaryValuesAreAccepted) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 1;
   c.task_slots = 2;
   c.worker_stack_bytes = std::size_t{64} << 10;

@@ -39,6 +39,8 @@ const std::vector<CounterField>& counter_fields() {
       {"failed_steals", &weft::WorkerStats::failed_steals},
       {"leapfrogs", &weft::WorkerStats::leapfrogs},
       {"parks", &weft::WorkerStats::parks},
+      {"requests_served", &weft::WorkerStats::requests_served},
+      {"request_timeouts", &weft::WorkerStats::request_timeouts},
   };
   return fields;
 }
@@ -59,7 +61,7 @@ weft::Stats settled_stats(const weft::Runtime& rt) {
 }
 
 TEST(Stats, OneWorkerFibCountsEverySpawnAsAnInlineJoin) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 1;
   weft::Runtime rt(c);
   const int n = 20;
@@ -87,7 +89,7 @@ std::int64_t chain_holding_slots(int depth) {
 }
 
 TEST(Stats, OverflowSpawnsAreCountedExactly) {
-  weft::Config c;
+  weft::Config c = weft_test::base_config();
   c.workers = 1;
   c.task_slots = 16;
   weft::Runtime rt(c);
@@ -118,7 +120,9 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
         return weft_fib(m);
       }));
     }
-    stolen = weft_test::spin_until([&] { return started.load() > 0; }, 20s);
+    stolen = weft_test::spin_until([&] {
+              weft::poll();  // the request mechanism hears thieves only here
+              return started.load() > 0; }, 20s);
     std::int64_t total = 0;
     while (!fs.empty()) {
       total += fs.back().join();
@@ -172,7 +176,7 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StatsMultiWorker,
-                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half"),
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
                                             ::testing::Values(2u, 4u)),
                          [](const ::testing::TestParamInfo<Param>& info) {
                            return weft_test::name_for(std::get<0>(info.param),
@@ -226,7 +230,9 @@ std::int64_t deep_wait(int levels) {
       started.store(true);
       return weft_test::busy_tree(5, 7, true);  // 3125 leaves: 6 ms of work
     });
-    EXPECT_TRUE(weft_test::spin_until([&] { return started.load(); }, 20s)) << "never stolen";
+    EXPECT_TRUE(weft_test::spin_until([&] {
+              weft::poll();  // the request mechanism hears thieves only here
+              return started.load(); }, 20s)) << "never stolen";
     return tree.join();
   }
   const std::int64_t r = deep_wait(levels - 1);

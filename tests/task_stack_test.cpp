@@ -20,6 +20,7 @@
 
 #include "core/worker.hpp"
 #include "platform/asymmetric_barrier.hpp"
+#include "task_stack_support.hpp"
 #include "test_support.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
@@ -27,197 +28,15 @@
 namespace {
 
 namespace wd = weft::detail;
+using weft_test::CountedTask;
+using weft_test::ExactlyOnceChecker;
+using weft_test::Owner;
+using weft_test::push_n;
+using weft_test::run_claim;
+using weft_test::TaskError;
 using weft::StealPolicy;
 using weft::StealView;
 using weft_test::scaled;
-
-// Counts how often each task id ran and reports the ids that ran more than once or never.
-class ExactlyOnceChecker {
- public:
-  explicit ExactlyOnceChecker(std::size_t ids)
-      : ids_(ids), counts_(std::make_unique<std::atomic<std::uint32_t>[]>(ids)) {}
-
-  void record(std::int64_t id) {
-    if (id < 0 || static_cast<std::size_t>(id) >= ids_) {
-      bad_ids_.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    counts_[static_cast<std::size_t>(id)].fetch_add(1, std::memory_order_relaxed);
-  }
-  // A task ran from a slot that no longer held its closure.
-  void note_clobbered_run() { clobbered_runs_.fetch_add(1, std::memory_order_relaxed); }
-
-  struct Report {
-    std::vector<std::int64_t> never_ran;
-    std::vector<std::int64_t> ran_more_than_once;
-    std::int64_t clobbered_runs = 0;
-    std::int64_t bad_ids = 0;
-    bool ok() const {
-      return never_ran.empty() && ran_more_than_once.empty() && clobbered_runs == 0 && bad_ids == 0;
-    }
-    std::string describe() const {
-      std::ostringstream out;
-      out << never_ran.size() << " task(s) never ran, " << ran_more_than_once.size()
-          << " ran more than once, " << clobbered_runs << " ran from a clobbered slot, " << bad_ids
-          << " had an impossible id";
-      if (!never_ran.empty()) out << "; first lost id " << never_ran.front();
-      if (!ran_more_than_once.empty())
-        out << "; first duplicated id " << ran_more_than_once.front();
-      return out.str();
-    }
-  };
-
-  // Checks ids [0, pushed).
-  Report check(std::int64_t pushed) const {
-    Report r;
-    r.clobbered_runs = clobbered_runs_.load(std::memory_order_relaxed);
-    r.bad_ids = bad_ids_.load(std::memory_order_relaxed);
-    for (std::int64_t id = 0; id < pushed; ++id) {
-      const std::uint32_t c = counts_[static_cast<std::size_t>(id)].load(std::memory_order_relaxed);
-      if (c == 0) r.never_ran.push_back(id);
-      if (c > 1) r.ran_more_than_once.push_back(id);
-    }
-    return r;
-  }
-
-  std::size_t size() const { return ids_; }
-
- private:
-  std::size_t ids_;
-  std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
-  std::atomic<std::int64_t> clobbered_runs_{0};
-  std::atomic<std::int64_t> bad_ids_{0};
-};
-
-struct TaskError {
-  std::int64_t id;
-};
-
-// The closure every test pushes: records that it ran, then returns a value derived from its
-// id, or throws (every 13th task), so both outcomes travel through stolen slots. A thief's
-// run replaces the first 8 bytes of the slot with the result or exception, which clobbers
-// `magic`: a second run of the same slot (a protocol bug) is then counted, not a crash.
-struct CountedTask {
-  static constexpr std::uint64_t kMagic = 0x7461736b5f6f6b21ULL;
-  std::uint64_t magic;
-  ExactlyOnceChecker* checker;
-  std::int64_t id;
-
-  CountedTask(ExactlyOnceChecker* c, std::int64_t i) : magic(kMagic), checker(c), id(i) {}
-
-  static bool throws(std::int64_t id) { return id % 13 == 5; }
-  static std::int64_t value_for(std::int64_t id) { return id * 7 + 3; }
-
-  std::int64_t operator()() const {
-    checker->record(id);
-    if (magic != kMagic) {
-      checker->note_clobbered_run();
-      return -1;
-    }
-    if (throws(id)) throw TaskError{id};
-    return value_for(id);
-  }
-};
-static_assert(wd::kFitsInSlot<CountedTask>);
-
-// The owner's side of the protocol, as spawn and Future::join use it.
-class Owner {
- public:
-  Owner(wd::TaskStack& stack, ExactlyOnceChecker& checker) : stack_(stack), checker_(checker) {}
-
-  bool has_room() const { return !stack_.full(stack_.top()); }
-  bool can_push() const {
-    return has_room() && next_id_ < static_cast<std::int64_t>(checker_.size());
-  }
-  std::size_t depth() const { return pending_.size(); }
-  std::int64_t pushed() const { return next_id_; }
-  std::int64_t ran_inline() const { return inline_; }
-  std::int64_t collected_stolen() const { return stolen_; }
-  std::int64_t bad_outcomes() const { return bad_outcomes_; }
-  const std::string& first_bad_outcome() const { return first_bad_; }
-
-  void push() {
-    wd::Slot* s = stack_.top();
-    const std::int64_t id = next_id_++;
-    ::new (static_cast<void*>(s->storage)) CountedTask(&checker_, id);
-    s->exec = &wd::exec_closure<CountedTask, std::int64_t>;
-    stack_.publish(s);
-    pending_.push_back({s, id});
-  }
-
-  // Pops the newest task: runs it inline if it was not stolen, else waits for the thief's
-  // outcome and frees the slot. Checks the value or exception against the task's id.
-  void pop() {
-    const auto [s, id] = pending_.back();
-    pending_.pop_back();
-    if (stack_.pop(s) || stack_.pop_contended(s)) {
-      ++inline_;
-      CountedTask* task = s->as<CountedTask>();
-      try {
-        expect_value(id, (*task)());
-      } catch (const TaskError& e) {
-        expect_exception(id, e.id);
-      }
-      task->~CountedTask();
-      return;
-    }
-    ++stolen_;
-    const std::int32_t thief = s->thief.load(std::memory_order_relaxed);
-    if (thief < 0) note_bad(id, "stolen slot carries no thief id");
-    std::uint32_t state = 0;
-    for (unsigned spins = 0; (state = s->state.load(std::memory_order_acquire)) ==
-                             static_cast<std::uint32_t>(wd::Outcome::kPending);
-         ++spins) {
-      if (spins > 64) std::this_thread::yield();
-    }
-    if (state == static_cast<std::uint32_t>(wd::Outcome::kValue)) {
-      expect_value(id, wd::take_value<std::int64_t>(s));
-    } else if (state == static_cast<std::uint32_t>(wd::Outcome::kException)) {
-      try {
-        std::rethrow_exception(wd::take_exception(s));
-      } catch (const TaskError& e) {
-        expect_exception(id, e.id);
-      } catch (...) {
-        note_bad(id, "unexpected exception type");
-      }
-    } else {
-      note_bad(id, "bad state word " + std::to_string(state));
-    }
-    stack_.release_stolen(s);
-  }
-
-  void pop_all() {
-    while (!pending_.empty()) pop();
-  }
-
- private:
-  void expect_value(std::int64_t id, std::int64_t v) {
-    if (CountedTask::throws(id) || v != CountedTask::value_for(id)) {
-      note_bad(id, "returned " + std::to_string(v));
-    }
-  }
-  void expect_exception(std::int64_t id, std::int64_t thrown_by) {
-    if (!CountedTask::throws(id) || thrown_by != id) {
-      note_bad(id, "threw the exception of task " + std::to_string(thrown_by));
-    }
-  }
-  void note_bad(std::int64_t id, const std::string& what) {
-    if (bad_outcomes_++ == 0) first_bad_ = "task " + std::to_string(id) + ": " + what;
-  }
-
-  struct Pending {
-    wd::Slot* slot;
-    std::int64_t id;
-  };
-  wd::TaskStack& stack_;
-  ExactlyOnceChecker& checker_;
-  std::vector<Pending> pending_;
-  std::int64_t next_id_ = 0;
-  std::int64_t inline_ = 0;
-  std::int64_t stolen_ = 0;
-  std::int64_t bad_outcomes_ = 0;
-  std::string first_bad_;
-};
 
 // What thieves did, summed over all of them.
 struct ThiefTotals {
@@ -269,15 +88,7 @@ class TaskStackTest : public ::testing::Test {
 
 // ---- Quiescent claims: exact amounts ----
 
-// Pushes n tasks with ids [0, n) on a fresh stack.
-void push_n(Owner& owner, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) owner.push();
-}
 
-// A thief's part for a quiescent claim, run on the test thread.
-void run_claim(const wd::Claim& claim) {
-  for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
-}
 
 TEST_F(TaskStackTest, HalfTakesTheOldestCeilHalf) {
   for (std::int64_t n = 1; n <= 50; ++n) {

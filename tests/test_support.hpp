@@ -84,12 +84,24 @@ void with_watchdog(std::chrono::seconds timeout, const char* what, F&& fn) {
 
 // The steal policies every fork-join program is run under.
 inline const std::vector<std::string>& policy_specs() {
-  static const std::vector<std::string> specs = {"one", "fixed:2", "fixed:20", "half"};
+  static const std::vector<std::string> specs = {"one", "fixed:2", "fixed:20", "half",
+                                                  "adaptive"};
   return specs;
 }
 
-inline weft::Config make_config(std::string_view policy, unsigned workers) {
+// A default Config, with the steal mechanism taken from WEFT_MECHANISM when it is set: ctest
+// registers the program tests a second time with WEFT_MECHANISM=request ("request:" test
+// names), so every one of them runs under both mechanisms.
+inline weft::Config base_config() {
   weft::Config c;
+  if (const char* m = std::getenv("WEFT_MECHANISM"); m != nullptr && *m != '\0') {
+    c.mechanism = weft::parse_mechanism(m, "WEFT_MECHANISM");
+  }
+  return c;
+}
+
+inline weft::Config make_config(std::string_view policy, unsigned workers) {
+  weft::Config c = base_config();
   c.workers = workers;
   c.steal = weft::StealPolicy::parse(policy);
   return c;

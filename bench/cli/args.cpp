@@ -69,6 +69,25 @@ std::vector<std::string> parse_steal(std::string_view text) {
   return specs;
 }
 
+}  // namespace
+
+std::vector<weft::StealMechanism> parse_mechanisms(std::string_view text) {
+  std::vector<weft::StealMechanism> mechanisms;
+  for (std::string_view s : split_list("--mechanism", text)) {
+    weft::StealMechanism m;
+    try {
+      m = weft::parse_mechanism(s, "--mechanism");
+    } catch (const weft::ConfigError& e) {
+      throw UsageError("--mechanism " + std::string(s), e.what());
+    }
+    if (std::find(mechanisms.begin(), mechanisms.end(), m) == mechanisms.end())
+      mechanisms.push_back(m);
+  }
+  return mechanisms;
+}
+
+namespace {
+
 std::vector<Impl> parse_impls(std::string_view text) {
   std::vector<Impl> impls{Impl::kSeq};  // the baseline always runs, first
   for (std::string_view s : split_list("--impl", text)) {
@@ -225,8 +244,8 @@ Options parse_args(std::span<const std::string_view> args) {
       o.profile = true;
       continue;
     }
-    const bool is_option = flag == "--steal" || flag == "--workers" || flag == "--repeat" ||
-                           flag == "--json" ||
+    const bool is_option = flag == "--steal" || flag == "--mechanism" || flag == "--workers" ||
+                           flag == "--repeat" || flag == "--json" ||
                            (o.command != Command::kCompare && flag == "--trace") ||
                            (o.command == Command::kUts &&
                             (flag == "--tree" || flag == "--impl" || flag == "--chunk" ||
@@ -244,6 +263,8 @@ Options parse_args(std::span<const std::string_view> args) {
       tree_flags.emplace_back(flag, value);
     } else if (flag == "--steal") {
       o.steal = parse_steal(value);
+    } else if (flag == "--mechanism") {
+      o.mechanisms = parse_mechanisms(value);
     } else if (flag == "--workers") {
       o.workers.clear();
       for (std::string_view w : split_list(flag, value)) {
@@ -290,13 +311,15 @@ std::string usage() {
   return "usage:\n"
          "  weft-bench uts [--tree NAME | -t T -b B0 -m M -q Q -r R -d D -a A -f F -g G]\n"
          "                 [--impl seq,weft,threads] [--steal one,fixed:D,half] [--workers 1,2]\n"
-         "                 [--chunk C] [--cutoff none|level:L|tasks:K] [--repeat R] [--json FILE]\n"
+         "                 [--mechanism concurrent,request] [--chunk C]\n"
+         "                 [--cutoff none|level:L|tasks:K] [--repeat R] [--json FILE]\n"
          "                 [--profile] [--trace FILE]\n"
-         "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2] [--repeat R]\n"
-         "                 [--json FILE] [--profile] [--trace FILE]\n"
+         "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2]\n"
+         "                 [--mechanism concurrent,request] [--repeat R] [--json FILE]\n"
+         "                 [--profile] [--trace FILE]\n"
          "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal one,half] [--workers 2]\n"
-         "                 [--peers gomp,libomp,tbb,rayon|none] [--peer-dir DIR] [--repeat 3]\n"
-         "                 [--json FILE] [--profile]\n"
+         "                 [--mechanism concurrent,request] [--peers gomp,libomp,tbb,rayon|none]\n"
+         "                 [--peer-dir DIR] [--repeat 3] [--json FILE] [--profile]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -310,9 +333,17 @@ std::string usage() {
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
-         "  best policy over the peer, per repetition (< 1: weft faster). Workloads and default\n"
-         "  sizes: " + workload_names() + ".\n"
-         "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED, ...).\n"
+         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Workloads and\n"
+         "  default sizes: " + workload_names() + ".\n"
+         "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
+         "  --steal: every weft run is one (mechanism, policy, workers), labelled e.g.\n"
+         "  \"weft request/half w=2\", with \"mechanism\":\"request\" in its JSON run object;\n"
+         "  runs of seq, serial, threads and the peers have \"mechanism\":null. concurrent: the\n"
+         "  thief claims while the victim runs on; request: the thief asks and the victim hands\n"
+         "  tasks over at its next spawn, join or poll.\n"
+         "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED,\n"
+         "WEFT_REQUEST_TIMEOUT_US, ...); --steal, --mechanism and --workers override WEFT_STEAL,\n"
+         "WEFT_MECHANISM and WEFT_WORKERS.\n"
          "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
          "writes everything, raw times included. --profile adds each weft run's execution\n"
          "profile (R_busy, R_steal, R_idle, R_switch, R_frame; tasks per steal; load-balancing\n"
@@ -320,7 +351,17 @@ std::string usage() {
          "weft runs (ui.perfetto.dev or chrome://tracing), at most " +
          std::to_string(kTraceEventsPerWorker) + " events per worker.\n"
          "Steal specs: " +
-         weft::StealPolicy::allowed_specs() + ".\n";
+         weft::StealPolicy::allowed_specs() + ".\nMechanisms: concurrent, request.\n";
+}
+
+weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
+                             const std::string& steal, unsigned workers) {
+  weft::Config c = weft::Config::from_env();
+  c.mechanism = mechanism;
+  c.steal = weft::StealPolicy::parse(steal, "--steal");
+  c.workers = workers;
+  if (o.profile) c.profile = true;
+  return c;
 }
 
 }  // namespace weft_bench

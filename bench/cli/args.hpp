@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <weft/config.hpp>
+
 #include "uts/presets.hpp"
 #include "uts/tree.hpp"
 
@@ -38,9 +40,14 @@ struct Cutoff : uts::SpawnCutoff {
 // Parses "none", "level:L" (L >= 0) or "tasks:K" (K >= 1); throws UsageError for --cutoff.
 Cutoff parse_cutoff(std::string_view spec);
 
+// Parses --mechanism's list ("concurrent,request"), each name once in the order given;
+// throws UsageError naming --mechanism and the allowed names.
+std::vector<weft::StealMechanism> parse_mechanisms(std::string_view text);
+
 struct Options {
   Command command = Command::kHelp;
-  // Shared by both subcommands.
+  // Shared by all subcommands. Every weft run is one (mechanism, steal policy, workers).
+  std::vector<weft::StealMechanism> mechanisms{weft::StealMechanism::kConcurrent};
   std::vector<std::string> steal{"one"};  // each accepted by weft::StealPolicy::parse
   std::vector<unsigned> workers{1, 2};
   int repeat = 5;
@@ -68,6 +75,12 @@ inline constexpr std::size_t kTraceEventsPerWorker = 50000;
 
 // Parses the arguments after the program name. Throws UsageError.
 Options parse_args(std::span<const std::string_view> args);
+
+// The Config of one weft run: the other WEFT_* knobs (pinning, task slots, seed) come from
+// the environment, as in weft-fib-demo; --mechanism, --steal and --workers override
+// WEFT_MECHANISM, WEFT_STEAL and WEFT_WORKERS, and --profile turns the profile on.
+weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
+                             const std::string& steal, unsigned workers);
 
 // The --help text.
 std::string usage();

@@ -45,29 +45,30 @@ void check(const CompareRun& run, const workloads::Spec& spec, const std::string
   if (!error.empty()) throw VerifyError(spec.text() + " on " + run.label() + ": " + error);
 }
 
-CompareRun make_run(std::string impl, std::string steal, unsigned workers, std::string skipped) {
+CompareRun make_run(std::string impl, std::string steal, unsigned workers, std::string skipped,
+                    weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent) {
   CompareRun run;
   run.impl = std::move(impl);
+  run.mechanism = mechanism;
   run.steal = std::move(steal);
   run.workers = workers;
   run.skipped = std::move(skipped);
   return run;
 }
 
-// Sets up every implementation of `spec`: serial first, then weft per policy and worker
-// count, then the peers (skipped ones keep their reason and never run).
+// Sets up every implementation of `spec`: serial first, then weft per mechanism, policy and
+// worker count, then the peers (skipped ones keep their reason and never run).
 CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
   CompareWorkload w{spec, {}};
   w.runs.push_back(make_run("serial", "", 1, ""));
-  for (const std::string& steal : o.steal) {
-    for (unsigned workers : o.workers) {
-      weft::Config c = weft::Config::from_env();
-      c.steal = weft::StealPolicy::parse(steal, "--steal");
-      c.workers = workers;
-      if (o.profile) c.profile = true;
-      w.runs.push_back(make_run("weft", steal, workers, ""));
-      weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+  for (const weft::StealMechanism mechanism : o.mechanisms) {
+    for (const std::string& steal : o.steal) {
+      for (unsigned workers : o.workers) {
+        const weft::Config c = weft_run_config(o, mechanism, steal, workers);
+        w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
+        weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+      }
     }
   }
   for (const std::string& peer : o.peers) {
@@ -92,8 +93,12 @@ const std::vector<std::string>& known_peers() {
 
 std::string CompareRun::label() const {
   if (impl == "serial") return impl;
-  if (impl == "weft") return "weft " + steal + " w=" + std::to_string(workers);
+  if (impl == "weft") return "weft " + weft_config() + " w=" + std::to_string(workers);
   return impl + " w=" + std::to_string(workers);
+}
+
+std::string CompareRun::weft_config() const {
+  return std::string(weft::mechanism_name(mechanism)) + "/" + steal;
 }
 
 std::string default_peer_dir() {

@@ -1,8 +1,8 @@
 // weft-bench compare: the workloads of bench/workloads run on the serial elision, on weft
-// (each chosen steal policy) and on every chosen peer (bench/peers: OpenMP tasks on libgomp
-// and libomp, oneTBB, Rayon), at each worker count. Within a workload the runs alternate
-// implementation by implementation in every repetition, so that the machine's noise falls on
-// all of them alike; every run is verified, a peer's by the peer itself.
+// (each chosen steal mechanism and policy) and on every chosen peer (bench/peers: OpenMP tasks
+// on libgomp and libomp, oneTBB, Rayon), at each worker count. Within a workload the runs
+// alternate implementation by implementation in every repetition, so that the machine's noise
+// falls on all of them alike; every run is verified, a peer's by the peer itself.
 #pragma once
 
 #include <string>
@@ -21,6 +21,7 @@ const std::vector<std::string>& known_peers();
 // One implementation of one workload at one worker count.
 struct CompareRun {
   std::string impl;   // "serial", "weft", or a peer's name
+  weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
   std::string steal;  // weft only
   unsigned workers = 1;
   std::vector<double> times;                  // seconds, one per repetition; empty when skipped
@@ -29,7 +30,8 @@ struct CompareRun {
   weft::WorkerStats counters;                 // weft: summed over the repetitions
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 
-  std::string label() const;  // "serial", "weft half w=2", "gomp w=2"
+  std::string label() const;        // "serial", "weft request/half w=2", "gomp w=2"
+  std::string weft_config() const;  // weft: "request/half", the mechanism and the policy
   bool is_peer() const { return impl != "serial" && impl != "weft"; }
 };
 
@@ -45,8 +47,9 @@ struct CompareResult {
   std::vector<CompareWorkload> workloads;
 };
 
-// The ratio weft/peer at one worker count: weft's best policy there (lowest median) against
-// the peer, per repetition (the two ran side by side), as median and range. < 1: weft faster.
+// The ratio weft/peer at one worker count: weft's best mechanism and policy there (the run of
+// lowest median; `weft` names both) against the peer, per repetition (the two ran side by
+// side), as median and range. < 1: weft faster.
 struct PeerRatio {
   const CompareRun* weft = nullptr;
   const CompareRun* peer = nullptr;

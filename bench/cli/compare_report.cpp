@@ -21,42 +21,56 @@ const PeerRatio* ratio_of(const std::vector<PeerRatio>& ratios, const CompareRun
   return nullptr;
 }
 
-std::string profile_cells(const CompareRun& run) {
-  const weft::ProfileShares s = run.counters.shares();
-  return format(
-      "    %-22s R_busy %.3f  R_steal %.3f  R_idle %.3f  R_switch %.3f  R_frame %.3f"
-      "  tasks/steal %.2f\n",
-      run.label().c_str(), s.busy, s.steal, s.idle, s.switch_, s.frame,
-      run.counters.tasks_per_steal());
+double per_run(std::uint64_t total, int repeat) {
+  return static_cast<double>(total) / static_cast<double>(repeat);
 }
 
-void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled) {
+// One weft run's profile line; the request mechanism's counters (per run) when nonzero.
+std::string profile_cells(const CompareRun& run, int repeat) {
+  const weft::WorkerStats& c = run.counters;
+  const weft::ProfileShares s = c.shares();
+  std::string line = format(
+      "    %-30s R_busy %.3f  R_steal %.3f  R_idle %.3f  R_switch %.3f  R_frame %.3f"
+      "  tasks/steal %.2f",
+      run.label().c_str(), s.busy, s.steal, s.idle, s.switch_, s.frame, c.tasks_per_steal());
+  if (c.requests_served != 0 || c.request_timeouts != 0) {
+    line += format("  requests_served %.0f  request_timeouts %.0f",
+                   per_run(c.requests_served, repeat), per_run(c.request_timeouts, repeat));
+  }
+  return line + "\n";
+}
+
+void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled, int repeat) {
   out << "\n" << w.spec.text() << "    (" << w.runs.front().result << ")\n";
-  out << format("  %-22s %10s %10s %10s %8s  %s\n", "implementation", "median s", "min s", "max s",
-                "speedup", "weft/peer median (min-max), weft's best");
+  out << format("  %-30s %10s %10s %10s %8s  %s\n", "implementation", "median s", "min s", "max s",
+                "speedup", "weft/peer median (min-max), weft's best mechanism/policy");
   const double base = serial_median(w);
   const std::vector<PeerRatio> ratios = peer_ratios(w);
   for (const CompareRun& run : w.runs) {
     if (!run.skipped.empty()) {
-      out << format("  %-22s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
+      out << format("  %-30s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
       continue;
     }
     const double m = median(run.times);
-    out << format("  %-22s %10.4f %10.4f %10.4f %8.2f", run.label().c_str(), m, min_of(run.times),
+    out << format("  %-30s %10.4f %10.4f %10.4f %8.2f", run.label().c_str(), m, min_of(run.times),
                   max_of(run.times), base / m);
     if (const PeerRatio* r = ratio_of(ratios, run))
-      out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max, r->weft->steal.c_str());
+      out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max,
+                    r->weft->weft_config().c_str());
     out << "\n";
   }
   if (!profiled) return;
   out << "  profile (weft, fractions of the workers' time):\n";
   for (const CompareRun& run : w.runs)
-    if (run.impl == "weft") out << profile_cells(run);
+    if (run.impl == "weft") out << profile_cells(run, repeat);
 }
 
 void run_json(std::ostringstream& out, const CompareRun& run, double base, int repeat) {
-  out << "{\"impl\":" << quote(run.impl) << ",\"steal\":" << quote(run.steal)
-      << ",\"workers\":" << run.workers << ",\"label\":" << quote(run.label());
+  // "mechanism" is null for serial and the peers ("steal" is "" for them, as before).
+  out << "{\"impl\":" << quote(run.impl) << ",\"mechanism\":"
+      << (run.impl == "weft" ? quote(weft::mechanism_name(run.mechanism)) : "null")
+      << ",\"steal\":" << quote(run.steal) << ",\"workers\":" << run.workers
+      << ",\"label\":" << quote(run.label());
   if (!run.skipped.empty()) {
     out << ",\"skipped\":" << quote(run.skipped) << "}";
     return;
@@ -75,7 +89,9 @@ void run_json(std::ostringstream& out, const CompareRun& run, double base, int r
     out << ",\"counters_per_run\":{\"spawns\":" << per_rep(c.spawns)
         << ",\"steals\":" << per_rep(c.steals) << ",\"tasks_stolen\":" << per_rep(c.tasks_stolen)
         << ",\"failed_steals\":" << per_rep(c.failed_steals)
-        << ",\"tasks_per_steal\":" << number(c.tasks_per_steal()) << "}";
+        << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
+        << ",\"requests_served\":" << per_rep(c.requests_served)
+        << ",\"request_timeouts\":" << per_rep(c.request_timeouts) << "}";
     if (c.window_ns != 0) {
       const weft::ProfileShares s = c.shares();
       out << ",\"profile\":{\"r_busy\":" << number(s.busy) << ",\"r_steal\":" << number(s.steal)
@@ -92,7 +108,8 @@ std::string compare_table(const CompareResult& result) {
   std::ostringstream out;
   out << "weft-bench compare: " << result.repeat
       << " alternated repetitions; speedup = serial median / median; weft/peer < 1: weft faster\n";
-  for (const CompareWorkload& w : result.workloads) workload_table(out, w, result.profiled);
+  for (const CompareWorkload& w : result.workloads)
+    workload_table(out, w, result.profiled, result.repeat);
   return out.str();
 }
 
@@ -116,9 +133,10 @@ std::string compare_json(const CompareResult& result) {
     for (std::size_t i = 0; i < ratios.size(); ++i) {
       const PeerRatio& r = ratios[i];
       out << (i ? "," : "") << "{\"peer\":" << quote(r.peer->impl)
-          << ",\"workers\":" << r.peer->workers << ",\"weft_steal\":" << quote(r.weft->steal)
-          << ",\"median\":" << number(r.median) << ",\"min\":" << number(r.min)
-          << ",\"max\":" << number(r.max) << "}";
+          << ",\"workers\":" << r.peer->workers
+          << ",\"weft_mechanism\":" << quote(weft::mechanism_name(r.weft->mechanism))
+          << ",\"weft_steal\":" << quote(r.weft->steal) << ",\"median\":" << number(r.median)
+          << ",\"min\":" << number(r.min) << ",\"max\":" << number(r.max) << "}";
     }
     out << "]}";
   }

@@ -35,7 +35,21 @@ void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
       << ",\"failed_steals\":" << number(per_run(c.failed_steals, repeat))
       << ",\"stolen_joins\":" << number(per_run(c.stolen_joins, repeat))
       << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))
-      << ",\"parks\":" << number(per_run(c.parks, repeat)) << "}";
+      << ",\"parks\":" << number(per_run(c.parks, repeat))
+      << ",\"requests_served\":" << number(per_run(c.requests_served, repeat))
+      << ",\"request_timeouts\":" << number(per_run(c.request_timeouts, repeat)) << "}";
+}
+
+// The run's "steal" and "mechanism": strings for weft, null for the other implementations.
+void weft_keys_json(std::ostream& out, const Record& r) {
+  const bool weft = r.impl == Impl::kWeft;
+  out << ",\"mechanism\":" << (weft ? quote(weft::mechanism_name(r.mechanism)) : "null")
+      << ",\"steal\":" << (weft ? quote(r.steal) : "null");
+}
+
+// The mech column: the weft run's mechanism, "-" for the others.
+const char* mechanism_cell(const Record& r) {
+  return r.impl == Impl::kWeft ? weft::mechanism_name(r.mechanism) : "-";
 }
 
 void load_json(std::ostream& out, const Record& r, int repeat) {
@@ -75,12 +89,12 @@ std::string profile_table(const std::vector<Record>& records, int repeat) {
   std::string out =
       "\nexecution profile (shares of the workers' time; frame = pushed tasks x the calibrated\n"
       " spawn+join cost; lb_ops = tasks that ran on another worker than their spawner, per run;\n time_ms = the window per run, summed over the workers in a run's first row)\n";
-  out += format("%-30s %8s %8s %8s %8s %8s %9s %10s %9s\n", "run / worker", "R_busy", "R_steal",
+  out += format("%-40s %8s %8s %8s %8s %8s %9s %10s %9s\n", "run / worker", "R_busy", "R_steal",
                 "R_idle", "R_switch", "R_frame", "tasks/stl", "lb_ops", "time_ms");
   auto row = [&](const std::string& label, const weft::WorkerStats& w) {
     const weft::ProfileShares r = w.shares();
-    out += format("%-30s %8.4f %8.4f %8.4f %8.4f %8.4f %9.2f %10.0f %9.2f\n", label.c_str(),
-                  r.busy, r.steal, r.idle, r.switch_, r.frame, w.tasks_per_steal(),
+    out += format("%-40s %8.4f %8.4f %8.4f %8.4f %8.4f %9.2f %10.0f %9.2f\n", label.c_str(), r.busy,
+                  r.steal, r.idle, r.switch_, r.frame, w.tasks_per_steal(),
                   per_run(w.tasks_stolen, repeat), per_run(w.window_ns, repeat) / 1e6);
   };
   for (const Record& r : records) {
@@ -133,13 +147,13 @@ std::string uts_table(const UtsResult& res) {
                            seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
   out += "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
          " weft counters per run; load eff = avg/max of the nodes each thread or worker visited)\n";
-  out += format("%-8s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl", "steal",
-                "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup", "steals",
-                "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
+  out += format("%-8s %-10s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl",
+                "mech", "steal", "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup",
+                "steals", "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
   for (const Record& r : res.records) {
     const double t = median(r.times);
-    out += format("%-8s %-9s %7u %9.4f %9.4f %9.4f %9.2f %8.2f",
-                  std::string(impl_name(r.impl)).c_str(),
+    out += format("%-8s %-10s %-9s %7u %9.4f %9.4f %9.4f %9.2f %8.2f",
+                  std::string(impl_name(r.impl)).c_str(), mechanism_cell(r),
                   r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
                   max_of(r.times), t > 0 ? nodes / t / 1e6 : 0.0, t > 0 ? ts / t : 0.0);
     out += counter_cells(r, res.repeat);
@@ -165,9 +179,9 @@ std::string uts_json(const UtsResult& res) {
   for (std::size_t i = 0; i < res.records.size(); ++i) {
     const Record& r = res.records[i];
     const double t = median(r.times);
-    out << (i ? "," : "") << "{\"impl\":" << quote(std::string(impl_name(r.impl)))
-        << ",\"steal\":" << (r.impl == Impl::kWeft ? quote(r.steal) : "null")
-        << ",\"workers\":" << r.workers << ",";
+    out << (i ? "," : "") << "{\"impl\":" << quote(std::string(impl_name(r.impl)));
+    weft_keys_json(out, r);
+    out << ",\"workers\":" << r.workers << ",";
     times_json(out, r);
     out << ",\"mnodes_per_s\":"
         << number(t > 0 ? static_cast<double>(seq.counts.nodes) / t / 1e6 : 0.0)
@@ -198,17 +212,17 @@ std::string fib_table(const FibResult& res) {
              res.n, res.value, static_cast<unsigned long long>(res.spawns), res.repeat, ts);
   out += "(times: median/min/max s; speedup against serial's median; ns/spawn: 1-worker\n"
          " overhead over serial per spawn; weft counters per run)\n";
-  out += format("%-7s %-9s %7s %9s %9s %9s %8s %9s %9s %9s %10s %9s\n", "impl", "steal", "workers",
-                "median_s", "min_s", "max_s", "speedup", "ns/spawn", "steals", "tasks/stl",
-                "stolen_jn", "leapfrog");
+  out += format("%-7s %-10s %-9s %7s %9s %9s %9s %8s %9s %9s %9s %10s %9s\n", "impl", "mech",
+                "steal", "workers", "median_s", "min_s", "max_s", "speedup", "ns/spawn", "steals",
+                "tasks/stl", "stolen_jn", "leapfrog");
   for (const Record& r : res.records) {
     const double t = median(r.times);
     std::string ns = "-";
     if (r.impl == Impl::kWeft && r.workers == 1 && res.spawns > 0) {
       ns = format("%.2f", (t - ts) / static_cast<double>(res.spawns) * 1e9);
     }
-    out += format("%-7s %-9s %7u %9.4f %9.4f %9.4f %8.2f %9s",
-                  r.impl == Impl::kSeq ? "serial" : "weft",
+    out += format("%-7s %-10s %-9s %7u %9.4f %9.4f %9.4f %8.2f %9s",
+                  r.impl == Impl::kSeq ? "serial" : "weft", mechanism_cell(r),
                   r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
                   max_of(r.times), t > 0 ? ts / t : 0.0, ns.c_str());
     out += counter_cells(r, res.repeat) + "\n";
@@ -225,9 +239,9 @@ std::string fib_json(const FibResult& res) {
   for (std::size_t i = 0; i < res.records.size(); ++i) {
     const Record& r = res.records[i];
     const double t = median(r.times);
-    out << (i ? "," : "") << "{\"impl\":" << (r.impl == Impl::kSeq ? "\"serial\"" : "\"weft\"")
-        << ",\"steal\":" << (r.impl == Impl::kWeft ? quote(r.steal) : "null")
-        << ",\"workers\":" << r.workers << ",";
+    out << (i ? "," : "") << "{\"impl\":" << (r.impl == Impl::kSeq ? "\"serial\"" : "\"weft\"");
+    weft_keys_json(out, r);
+    out << ",\"workers\":" << r.workers << ",";
     times_json(out, r);
     out << ",\"speedup_vs_serial\":" << number(t > 0 ? ts / t : 0.0);
     if (r.impl == Impl::kWeft) {

@@ -33,21 +33,19 @@ struct WeftSetup {
 
 std::vector<WeftSetup> make_runtimes(const Options& o, std::vector<Record>& records) {
   std::vector<WeftSetup> setups;
-  for (const auto& steal : o.steal) {
-    for (unsigned w : o.workers) {
-      // The other WEFT_* knobs (pinning, task slots, seed) come from the environment, as
-      // in weft-fib-demo; --steal and --workers override WEFT_STEAL and WEFT_WORKERS.
-      weft::Config c = weft::Config::from_env();
-      c.steal = weft::StealPolicy::parse(steal, "--steal");
-      c.workers = w;
-      if (o.profile) c.profile = true;
-      if (!o.trace.empty()) c.trace_events = kTraceEventsPerWorker;
-      Record r;
-      r.impl = Impl::kWeft;
-      r.steal = steal;
-      r.workers = w;
-      records.push_back(std::move(r));
-      setups.push_back({records.size() - 1, std::make_unique<weft::Runtime>(c)});
+  for (const weft::StealMechanism mechanism : o.mechanisms) {
+    for (const auto& steal : o.steal) {
+      for (unsigned w : o.workers) {
+        weft::Config c = weft_run_config(o, mechanism, steal, w);
+        if (!o.trace.empty()) c.trace_events = kTraceEventsPerWorker;
+        Record r;
+        r.impl = Impl::kWeft;
+        r.mechanism = mechanism;
+        r.steal = steal;
+        r.workers = w;
+        records.push_back(std::move(r));
+        setups.push_back({records.size() - 1, std::make_unique<weft::Runtime>(c)});
+      }
     }
   }
   return setups;
@@ -106,7 +104,9 @@ void check_counts(const Record& r, const uts::Counts& got, const uts::Counts& ex
 std::string Record::label() const {
   switch (impl) {
     case Impl::kSeq: return "seq";
-    case Impl::kWeft: return "weft " + steal + " w=" + std::to_string(workers);
+    case Impl::kWeft:
+      return "weft " + std::string(weft::mechanism_name(mechanism)) + "/" + steal +
+             " w=" + std::to_string(workers);
     case Impl::kThreads: return "threads w=" + std::to_string(workers);
   }
   return "?";

@@ -1,6 +1,6 @@
-// The sweep runner: every combination of implementation, steal policy and worker count run
-// `repeat` times, the combinations alternated within each repetition so that a noisy
-// machine disturbs all of them alike, and every run checked against the baseline.
+// The sweep runner: every combination of implementation, steal mechanism and policy (weft)
+// and worker count run `repeat` times, the combinations alternated within each repetition so
+// that a noisy machine disturbs all of them alike, and every run checked against the baseline.
 #pragma once
 
 #include <cstdint>
@@ -25,12 +25,14 @@ class VerifyError : public std::runtime_error {
 };
 
 // Called before each run with the repetition (1-based), the total and a label such as
-// "weft one w=2". May be empty.
+// "weft concurrent/one w=2". May be empty.
 using Progress = std::function<void(int rep, int repeat, const std::string& label)>;
 
-// One combination and everything measured of it over all repetitions.
+// One combination and everything measured of it over all repetitions. A weft combination
+// is (mechanism, steal policy, workers), in the order mechanism, policy, workers.
 struct Record {
   Impl impl = Impl::kSeq;      // fib: kSeq is the serial recursion
+  weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
   std::string steal;           // weft only, else ""
   unsigned workers = 1;        // seq: 1
   std::vector<double> times;   // seconds, one per repetition, in order
@@ -44,7 +46,7 @@ struct Record {
   std::vector<std::uint64_t> load;
   weft::Trace trace;  // weft with --trace: the runtime's timeline over all repetitions
 
-  std::string label() const;  // "seq", "weft one w=2", "threads w=2"
+  std::string label() const;  // "seq", "weft concurrent/one w=2", "threads w=2"
 };
 
 struct UtsResult {

@@ -66,7 +66,7 @@ std::string chrome_trace(const std::vector<Record>& records) {
   for (const Record& r : records) {
     if (r.impl != Impl::kWeft || r.trace.workers.empty()) continue;
     ++pid;
-    // Labels are "weft <spec> w=<n>": no characters JSON would need escaped.
+    // Labels are "weft <mechanism>/<spec> w=<n>": no characters JSON would need escaped.
     w.name(pid, -1, "process_name", r.label());
     const std::uint64_t origin = r.trace.origin_ns;
     for (std::size_t t = 0; t < r.trace.workers.size(); ++t) {

@@ -18,10 +18,29 @@ class ConfigError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// What a thief can see of its victim when it decides how much to take.
+// What the party deciding a steal's size can see: the victim's n, and what the thief knows
+// of its own recent steals (used by the adaptive policy; the others look at n only). Under
+// the concurrent mechanism the thief decides; under the request mechanism the victim
+// decides, with the thief's part carried in the request.
 struct StealView {
   std::int64_t available = 0;  // n: the victim's tasks spawned and not yet started
+  // The thief's recent history: the mean time it spent running one stolen task (with all
+  // the work that task spawned and kept), over the mean time one successful steal took it;
+  // exponentially weighted over its last steals. Below 1 a steal costs more than a task
+  // brings; 0 when the thief has no history yet.
+  double task_work_per_steal_cost = 0.0;
 };
+
+// How thieves take tasks from a victim (docs/ARCHITECTURE.md, "Two steal mechanisms").
+//   kConcurrent  the thief claims under the victim's steal port while the owner keeps
+//                running (THE protocol with an asymmetric barrier; no owner involvement).
+//   kRequest     the thief posts a request at the victim's port and waits; the victim
+//                notices it at its next spawn, join or weft::poll() and hands over the
+//                tasks itself (seed paper section 3.2). No barrier anywhere.
+enum class StealMechanism : std::uint8_t { kConcurrent, kRequest };
+const char* mechanism_name(StealMechanism m) noexcept;
+// Parses "concurrent" or "request"; throws ConfigError naming `setting` otherwise.
+StealMechanism parse_mechanism(std::string_view spec, std::string_view setting = "mechanism");
 
 // How many of the victim's oldest tasks a thief takes in one steal. A small immutable value
 // object chosen at run time, so one binary sweeps every policy. The built-in policies live
@@ -35,6 +54,9 @@ class StealPolicy {
     virtual std::int64_t amount(const StealView& view) const noexcept = 0;
     // The spec that parse() accepts back, e.g. "fixed:20".
     virtual std::string spec() const = 0;
+    // True if amount() reads StealView::task_work_per_steal_cost: thieves then time their
+    // steals to keep it (two clock reads per successful steal, none on the owner's path).
+    virtual bool reads_thief_history() const noexcept { return false; }
   };
 
   // Bottommost-first: one task whenever n >= 1 (StackThreads/MP st_org, Cilk).
@@ -43,7 +65,10 @@ class StealPolicy {
   static StealPolicy fixed(std::int64_t d);
   // ceil(n/2) tasks when n >= 1 (st_dyn: floor(n_total/2) with n_total = n + 1).
   static StealPolicy half();
-  // Parses "one", "half" or "fixed:D"; throws ConfigError naming `setting` otherwise.
+  // Ours: half when the thief's recent steals brought little work for their cost, one
+  // otherwise (the rule and its measurements: docs/STRATEGIES.md).
+  static StealPolicy adaptive();
+  // Parses "one", "half", "adaptive" or "fixed:D"; throws ConfigError naming `setting` otherwise.
   static StealPolicy parse(std::string_view spec, std::string_view setting = "steal policy");
   // The specs parse() accepts, for error messages and --help texts.
   static std::string allowed_specs();
@@ -53,6 +78,7 @@ class StealPolicy {
 
   std::int64_t amount(const StealView& view) const noexcept { return strategy_->amount(view); }
   std::string spec() const { return strategy_->spec(); }
+  bool reads_thief_history() const noexcept { return strategy_->reads_thief_history(); }
 
  private:
   std::shared_ptr<const Strategy> strategy_;
@@ -62,6 +88,11 @@ struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)
   unsigned workers = 0;
   StealPolicy steal = StealPolicy::one();  // (WEFT_STEAL)
+  StealMechanism mechanism = StealMechanism::kConcurrent;  // (WEFT_MECHANISM)
+  // Request mechanism: a thief whose request the victim has not taken up after this many
+  // microseconds (the victim is in a long stretch without spawns, joins or polls) withdraws
+  // it and tries elsewhere. (WEFT_REQUEST_TIMEOUT_US, 1 to 1000000)
+  std::uint32_t request_timeout_us = 50;
   // Seeds each worker's victim-selection generator (mixed with the worker id). (WEFT_SEED)
   std::uint64_t seed = 0x5eedf00d;
   // Pin worker i to CPU i mod hardware_concurrency(). (WEFT_PIN=0|1)

@@ -19,7 +19,7 @@ namespace weft {
 // n = T - H). 0 outside a runtime. A racy snapshot: thieves may be taking some right now.
 inline std::int64_t pending_tasks() noexcept {
   const detail::TaskStack& stack = detail::current_worker()->stack;
-  return stack.capacity() == 0 ? 0 : stack.available();  // the serial worker has no slots
+  return stack.capacity() == 0 ? 0 : stack.owner_available();  // the serial worker: none
 }
 
 // spawn(fn) if `cond`, else runs fn now on the caller (like OpenMP's if clause on a task)

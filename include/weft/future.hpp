@@ -13,6 +13,8 @@
 //   - An exception thrown by a task is rethrown by its join.
 //   - Outside any runtime, spawn runs f at once (serial elision) and join returns its value.
 //   - When the worker's task stack is full, spawn runs f at once, too.
+//   - Under the request mechanism, spawn and join are where a worker notices steal
+//     requests; a long stretch of code without either should call weft::poll().
 #pragma once
 
 #include <cstdint>
@@ -69,13 +71,29 @@ std::uintptr_t run_now(Arg&& fn) {
   return reinterpret_cast<std::uintptr_t>(r) | kReadyBit;
 }
 
-// The spawn of a task that cannot be pushed (serial elision, or a full task stack). Off the
+// Pushes a task into `s`, the top slot (not full); returns the future's word.
+template <class Fn, class T, class Arg>
+std::uintptr_t push_task(WorkerCore* w, Slot* s, Arg&& fn) {
+  construct_closure<Fn>(s, std::forward<Arg>(fn));
+  s->exec = &exec_closure<StoredClosure<Fn>, T>;
+  w->stack.publish(s);
+  w->spawns.bump();
+  return reinterpret_cast<std::uintptr_t>(s);
+}
+
+// The spawn whose one check failed: a steal request is pending (answer it, then push), or
+// the task cannot be pushed (serial elision, or a full task stack: run it now). Off the
 // fast path.
 // The closure comes by value: a small one then travels in registers, and the caller's frame
 // has no local whose address escapes (which would keep the compiler from keeping the
 // caller's variables in registers across its calls).
 template <class Fn, class T>
-[[gnu::noinline]] std::uintptr_t spawn_run_now(WorkerCore* w, Fn fn) {
+[[gnu::noinline]] std::uintptr_t spawn_slow(WorkerCore* w, Fn fn) {
+  if (w->stack.request_flagged()) {
+    serve_steal_requests(w);
+    Slot* s = w->stack.top();
+    if (!w->stack.full(s)) return push_task<Fn, T>(w, s, std::move(fn));
+  }
   note_overflow_spawn(w);
   return run_now<Fn, T>(std::move(fn));
 }
@@ -166,9 +184,10 @@ class [[nodiscard]] Future {
 #pragma GCC diagnostic pop
 #endif
 
-  // The pop saw a thief at the slot: settle it; run the task here if the thief backed off.
+  // The pop's check failed: a thief is at the slot (concurrent), or a request is pending or
+// the slot was handed out (request). Settle it; run the task here if it is still ours.
   [[gnu::noinline]] static T join_contended(detail::WorkerCore* w, detail::Slot* s) {
-    if (w->stack.pop_contended(s)) return run_inline(s);
+    if (detail::settle_pop(w, s)) return run_inline(s);
     const detail::Outcome outcome = detail::wait_for_stolen(w, s);
     if (outcome == detail::Outcome::kException) {
       std::exception_ptr e = detail::take_exception(s);
@@ -241,16 +260,14 @@ SpawnedFuture<F> spawn(F&& fn) {
   static_assert(std::is_move_constructible_v<Fn>, "weft::spawn: the task must be movable");
   detail::WorkerCore* w = detail::current_worker();  // the serial worker outside a runtime
   detail::Slot* s = w->stack.top();
-  if (!w->stack.full(s)) [[likely]] {
-    detail::construct_closure<Fn>(s, std::forward<F>(fn));
-    s->exec = &detail::exec_closure<detail::StoredClosure<Fn>, SpawnResult<F>>;
-    w->stack.publish(s);
-    w->spawns.bump();
-    return SpawnedFuture<F>::from_word(reinterpret_cast<std::uintptr_t>(s));
+  // One check sends a full stack, the serial worker (no slots) and a pending steal request
+  // (request mechanism) to the slow path.
+  if (!w->stack.diverts(s)) [[likely]] {
+    return SpawnedFuture<F>::from_word(
+        detail::push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn)));
   }
-  // A full task stack, or no runtime (the serial worker's stack has no slots): run it now.
   return SpawnedFuture<F>::from_word(
-      detail::spawn_run_now<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn))));
+      detail::spawn_slow<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn))));
 }
 
 }  // namespace weft

@@ -22,6 +22,10 @@ struct WorkerStats {
   std::uint64_t failed_steals = 0;   // attempts that got nothing
   std::uint64_t leapfrogs = 0;       // successful steals from the thief of an awaited task
   std::uint64_t parks = 0;           // times this worker went to sleep
+  // Request mechanism: requests this worker answered as a victim (with tasks or without),
+  // and requests it withdrew as a thief because the victim did not take them up in time.
+  std::uint64_t requests_served = 0;
+  std::uint64_t request_timeouts = 0;
   // Stack use (bytes) at the deepest start of a stolen task: the help bound says it stays
   // below help_stack_fraction * worker_stack_bytes plus the runtime's few frames. A max, not
   // a sum, in totals.

@@ -15,6 +15,7 @@
 #include "weft/cutoff.hpp"
 #include "weft/future.hpp"
 #include "weft/invoke.hpp"
+#include "weft/poll.hpp"
 #include "weft/profile.hpp"
 #include "weft/runtime.hpp"
 #include "weft/stats.hpp"

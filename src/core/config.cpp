@@ -17,6 +17,10 @@ constexpr std::size_t kMinTaskSlots = 2;
 constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
 // Below this, the runtime's own frames plus a few levels of user code would overflow.
 constexpr std::size_t kMinWorkerStack = std::size_t{64} << 10;
+// A request must be given some time to be seen, and a thief must not wait on a victim for
+// longer than a second (a hang, to the user).
+constexpr std::uint32_t kMinRequestTimeoutUs = 1;
+constexpr std::uint32_t kMaxRequestTimeoutUs = 1000000;
 // 32 bytes per event: 512 MiB per worker at most.
 constexpr std::size_t kMaxTraceEvents = std::size_t{1} << 24;
 
@@ -78,6 +82,12 @@ Config Config::from_env() {
                                                      "a worker count from 1 to 4096"));
   }
   if (const char* v = env("WEFT_STEAL")) c.steal = StealPolicy::parse(v, "WEFT_STEAL");
+  if (const char* v = env("WEFT_MECHANISM")) c.mechanism = parse_mechanism(v, "WEFT_MECHANISM");
+  if (const char* v = env("WEFT_REQUEST_TIMEOUT_US")) {
+    c.request_timeout_us = static_cast<std::uint32_t>(
+        parse_unsigned("WEFT_REQUEST_TIMEOUT_US", v, kMinRequestTimeoutUs, kMaxRequestTimeoutUs,
+                       "microseconds from 1 to 1000000"));
+  }
   if (const char* v = env("WEFT_SEED")) {
     c.seed = parse_unsigned("WEFT_SEED", v, 0, UINT64_MAX, "an unsigned 64-bit integer");
   }
@@ -115,10 +125,29 @@ void Config::validate() const {
     throw ConfigError("Config::trace_events=" + std::to_string(trace_events) +
                       ": expected an event count from 0 to 16777216");
   }
+  if (request_timeout_us < kMinRequestTimeoutUs || request_timeout_us > kMaxRequestTimeoutUs) {
+    throw ConfigError("Config::request_timeout_us=" + std::to_string(request_timeout_us) +
+                      ": expected microseconds from 1 to 1000000");
+  }
+  if (mechanism != StealMechanism::kConcurrent && mechanism != StealMechanism::kRequest) {
+    throw ConfigError("Config::mechanism=" + std::to_string(static_cast<int>(mechanism)) +
+                      ": expected StealMechanism::kConcurrent or kRequest");
+  }
   if (!(help_stack_fraction >= 0.0 && help_stack_fraction <= 0.9)) {
     throw ConfigError("Config::help_stack_fraction=" + std::to_string(help_stack_fraction) +
                       ": expected a fraction from 0 to 0.9");
   }
+}
+
+const char* mechanism_name(StealMechanism m) noexcept {
+  return m == StealMechanism::kRequest ? "request" : "concurrent";
+}
+
+StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) {
+  if (spec == "concurrent") return StealMechanism::kConcurrent;
+  if (spec == "request") return StealMechanism::kRequest;
+  throw ConfigError(std::string(setting) + "=\"" + std::string(spec) +
+                    "\": unknown steal mechanism (allowed: concurrent, request)");
 }
 
 unsigned Config::resolved_workers() const noexcept {

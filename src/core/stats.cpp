@@ -27,6 +27,8 @@ constexpr Field kFields[] = {
     {"failed_steals", &WorkerStats::failed_steals},
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
+    {"requests_served", &WorkerStats::requests_served},
+    {"request_timeouts", &WorkerStats::request_timeouts},
     {"max_steal_stack", &WorkerStats::max_steal_stack_bytes},
     {"task_ns", &WorkerStats::task_ns},
     {"steal_ns", &WorkerStats::steal_ns},
@@ -36,7 +38,7 @@ constexpr Field kFields[] = {
     {"window_ns", &WorkerStats::window_ns},
 };
 // The counters' table stops before the profile's fields, which get their own table.
-constexpr std::size_t kCounterFields = 11;
+constexpr std::size_t kCounterFields = 13;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {

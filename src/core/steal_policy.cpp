@@ -37,6 +37,28 @@ class HalfStrategy final : public StealPolicy::Strategy {
   std::string spec() const override { return "half"; }
 };
 
+// Ours: take half while the tasks the thief stole lately brought little work for what a
+// steal cost it, one task once they bring plenty. Half amortises the cost of a steal over many tasks when
+// stolen pieces are small (UTS's binomial trees: most stolen subtrees are a few nodes);
+// one keeps the victim's locality and avoids taking most of the work when the oldest task
+// is most of it (divide and conquer: each older task is about twice the size of the next).
+// docs/STRATEGIES.md has the measurements behind kPlentyOfWork.
+class AdaptiveStrategy final : public StealPolicy::Strategy {
+ public:
+  // Work per stolen task, in multiples of a steal's cost, from which one task is enough.
+  static constexpr double kPlentyOfWork = 32.0;
+
+  std::int64_t amount(const StealView& v) const noexcept override {
+    if (v.available < 1) return 0;
+    // No history yet (0) counts as little work: the first steals of a run find the victim's
+    // stack shallow, where half and one differ by a task or two.
+    const bool plenty = v.task_work_per_steal_cost >= kPlentyOfWork;
+    return plenty ? 1 : (v.available + 1) / 2;
+  }
+  std::string spec() const override { return "adaptive"; }
+  bool reads_thief_history() const noexcept override { return true; }
+};
+
 // Fixed lengths above this are rejected: a larger claim cannot be held by a task stack of
 // the default size and would only ever fail.
 constexpr std::int64_t kMaxFixedLength = 1 << 20;
@@ -47,6 +69,10 @@ StealPolicy StealPolicy::one() { return StealPolicy(std::make_shared<OneStrategy
 
 StealPolicy StealPolicy::half() { return StealPolicy(std::make_shared<HalfStrategy>()); }
 
+StealPolicy StealPolicy::adaptive() {
+  return StealPolicy(std::make_shared<AdaptiveStrategy>());
+}
+
 StealPolicy StealPolicy::fixed(std::int64_t d) {
   if (d < 1 || d > kMaxFixedLength) {
     throw ConfigError("steal policy fixed:" + std::to_string(d) + ": the length must be from 1 to " +
@@ -55,7 +81,9 @@ StealPolicy StealPolicy::fixed(std::int64_t d) {
   return StealPolicy(std::make_shared<FixedStrategy>(d));
 }
 
-std::string StealPolicy::allowed_specs() { return "one, half, fixed:D (D from 1 to 1048576)"; }
+std::string StealPolicy::allowed_specs() {
+  return "one, half, adaptive, fixed:D (D from 1 to 1048576)";
+}
 
 StealPolicy StealPolicy::parse(std::string_view spec, std::string_view setting) {
   auto bad = [&](const std::string& why) {
@@ -64,6 +92,7 @@ StealPolicy StealPolicy::parse(std::string_view spec, std::string_view setting) 
   };
   if (spec == "one") return one();
   if (spec == "half") return half();
+  if (spec == "adaptive") return adaptive();
   constexpr std::string_view kFixed = "fixed:";
   if (spec.substr(0, kFixed.size()) == kFixed) {
     const std::string_view digits = spec.substr(kFixed.size());

@@ -30,13 +30,18 @@ TaskStack::TaskStack(SerialTag) noexcept
 
 TaskStack::~TaskStack() { ::operator delete[](slots_, std::align_val_t{kSlotBytes}); }
 
-void TaskStack::init(Index capacity) {
+void TaskStack::init(Index capacity, bool request_mode) {
   slots_ = static_cast<Slot*>(::operator new[](static_cast<std::size_t>(capacity) * sizeof(Slot),
                                                std::align_val_t{kSlotBytes}));
   for (Index i = 0; i < capacity; ++i) ::new (static_cast<void*>(slots_ + i)) Slot{};
   end_ = slots_ + capacity;
   tail_.store(slots_, std::memory_order_relaxed);
   head_.store(slots_, std::memory_order_relaxed);
+  owner_head_ = slots_;
+  limit_.store(end_, std::memory_order_relaxed);
+  request_mode_ = request_mode;
+  // relaxed: decided once per process before any stack is initialised.
+  fence_on_pop_ = !request_mode && g_pop_needs_fence.load(std::memory_order_relaxed);
 }
 
 bool TaskStack::pop_contended(Slot* t) noexcept {
@@ -58,8 +63,27 @@ bool TaskStack::pop_contended(Slot* t) noexcept {
   return false;
 }
 
+bool TaskStack::pop_owned(Slot* t) noexcept {
+  if (slots_ == nullptr) lifo_violation(t);  // the serial worker: a join outside a runtime
+  if (owner_head_ <= t) return true;         // not given away: ours to run inline
+  // We gave slot t away, so H == t + 1 (a request hands over only slots below T, which is
+  // t + 1 until the pop); anything else means the join was not of the top slot.
+  if (owner_head_ != t + 1) lifo_violation(t);
+  tail_.store(t + 1, std::memory_order_relaxed);  // keep it occupied until collected (I4)
+  return false;
+}
+
 void TaskStack::release_stolen(Slot* s) noexcept {
   s->state.store(static_cast<std::uint32_t>(Outcome::kPending), std::memory_order_relaxed);
+  if (request_mode_) {
+    owner_head_ = s;
+    tail_.store(s, std::memory_order_relaxed);
+    // head_ is our H or a thief's flag (R2). An RMW, so a flag posted meanwhile is never
+    // overwritten; if it is there, the next poll rewrites head_ from owner_head_.
+    Slot* expected = s + 1;
+    head_.compare_exchange_strong(expected, s, std::memory_order_seq_cst);
+    return;
+  }
   // Under the port: a thief holding it must not see H and T lowered one at a time, or it
   // could claim from a stale H and overwrite our reset (I3, I4).
   port_.lock();
@@ -68,8 +92,8 @@ void TaskStack::release_stolen(Slot* s) noexcept {
   port_.unlock();
 }
 
-Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
-                       StealFailure* why) noexcept {
+Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFailure* why,
+                       double task_work_per_steal_cost) noexcept {
   auto fail = [why](StealFailure reason) {
     if (why != nullptr) *why = reason;
     return Claim{};
@@ -78,7 +102,7 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
   // for nothing costs the owner a cache miss on its next pop.
   const Index seen = available();
   if (seen == 0) return fail(StealFailure::kEmpty);
-  if (policy.amount(StealView{seen}) <= 0) return fail(StealFailure::kPolicyDeclined);
+  if (policy.amount(StealView{seen, task_work_per_steal_cost}) <= 0) return fail(StealFailure::kPolicyDeclined);
   if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
 
   Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
@@ -90,7 +114,7 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id,
       reason = attempt == 0 ? StealFailure::kEmpty : StealFailure::kLostRace;
       break;
     }
-    const Index k = policy.amount(StealView{n});
+    const Index k = policy.amount(StealView{n, task_work_per_steal_cost});
     if (k <= 0 || k > n) {
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;

@@ -28,17 +28,6 @@ Slot* new_ready_slot() { return new Slot{}; }
 void delete_ready_slot(Slot* s) noexcept { delete s; }
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
-namespace {
-
-// A stolen task re-pushed on the thief's own stack so that other thieves may steal it again
-// ("the threads can be restolen"). Running it runs the original task in the victim's slot.
-struct ProxyTask {
-  Slot* target;
-  void operator()() const noexcept { run_stolen(target); }
-};
-static_assert(kFitsInSlot<ProxyTask>);
-
-}  // namespace
 
 void run_stolen(Slot* s) noexcept {
   const Outcome outcome = s->exec(s);
@@ -54,12 +43,15 @@ Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept {
 Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
     : pool_(pool),
       rng_(config.seed ^ platform::Rng::mix(static_cast<std::uint64_t>(worker_id))),
+      request_timeout_ns_(std::uint64_t{config.request_timeout_us} * 1000),
+      track_history_(config.steal.reads_thief_history()),
       stack_bytes_(config.worker_stack_bytes),
       help_limit_bytes_(static_cast<std::size_t>(static_cast<double>(config.worker_stack_bytes) *
                                                  config.help_stack_fraction)) {
   id = worker_id;
   this->pool = &pool;
-  stack.init(static_cast<Index>(config.task_slots));
+  stack.init(static_cast<Index>(config.task_slots),
+             config.mechanism == StealMechanism::kRequest);
   if (config.profile || config.trace_events > 0) {
     clock_.enable(config.trace_events);
     profile_base_ = clock_.read();
@@ -75,6 +67,8 @@ void Worker::main_loop() noexcept {
   stack_base_ = platform::stack_pointer();
   IdleBackoff backoff(pool_.size());
   while (!pool_.shutting_down()) {
+    // Our stack is empty here: a pending request gets its refusal now, not a timeout.
+    if (stack.request_flagged()) serve_requests();
     if (RootJob* job = pool_.take_root()) {
       const Activity prev = clock_.enter(Activity::kTask);
       job->execute();
@@ -101,76 +95,12 @@ void Worker::idle(IdleBackoff& backoff) noexcept {
       sched_yield();
       break;
     case IdleStep::kSleep:
+      if (stack.request_flagged()) serve_requests();  // not while we sleep
       parks.bump();
       // Woken (a run started, or a thief left work behind): look around eagerly again
       // instead of carrying the long nap of the previous idle spell into the new work.
       if (pool_.sleep(backoff.next_nap())) backoff.reset();
       break;
-  }
-}
-
-bool Worker::steal_random() noexcept {
-  const unsigned p = pool_.size();
-  if (p < 2) return false;
-  unsigned victim = rng_.below(p - 1);
-  if (victim >= static_cast<unsigned>(id)) ++victim;  // uniform over the others
-  return steal_from(pool_.worker(victim));
-}
-
-bool Worker::steal_from(Worker& victim) noexcept {
-  const Activity prev = clock_.enter(Activity::kSteal);
-  steal_attempts.bump();
-  const Claim claim = victim.stack.steal(pool_.policy(), id);
-  if (!claim) {
-    failed_steals.bump();
-    clock_.enter(prev);
-    return false;
-  }
-  clock_.steal_succeeded(victim.id, claim.count);  // now kSwitch: the hand-over
-  steals.bump();
-  tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
-  max_steal_stack_bytes.raise_to(static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
-  // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
-  if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
-  run_claim(claim);
-  clock_.enter(prev);
-  return true;
-}
-
-void Worker::run_stolen_timed(Slot* s) noexcept {
-  clock_.enter(Activity::kTask);
-  run_stolen(s);
-  clock_.enter(Activity::kSwitch);
-}
-
-void Worker::run_claim(Claim claim) noexcept {
-  Slot* const first = claim.first;
-  const Index k = claim.count;
-  // Re-push all but the newest claimed task, oldest first, so the oldest (in a recursive
-  // program, the largest) sit at the bottom of our stack where other thieves take first.
-  Index base = 0;
-  Index pushed = 0;
-  for (Index i = 0; i + 1 < k; ++i) {
-    Slot* s = stack.top();
-    if (stack.full(s)) break;  // our stack is full: run the rest directly below
-    if (i == 0) base = stack.index_of(s);
-    ::new (static_cast<void*>(s->storage)) ProxyTask{first + i};
-    s->exec = &exec_closure<ProxyTask, void>;
-    stack.publish(s);
-    ++pushed;
-  }
-  // Newest first, as the victim would have run them.
-  for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i);
-  for (Index i = pushed - 1; i >= 0; --i) {
-    Slot* proxy = stack.slot_at(base + i);
-    if (stack.pop(proxy) || stack.pop_contended(proxy)) {
-      run_stolen_timed(proxy->as<ProxyTask>()->target);  // read before the slot is reused
-    } else {
-      // Another thief took the proxy: its outcome is always a value (proxies never throw).
-      (void)wait_for_stolen(proxy);
-      proxy->as<Unit>()->~Unit();
-      stack.release_stolen(proxy);
-    }
   }
 }
 
@@ -185,6 +115,7 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
       clock_.enter(prev);
       return static_cast<Outcome>(state);
     }
+    if (stack.request_flagged()) serve_requests();  // answer now, not at the thief's timeout
     if (may_help()) {
       if (thief >= 0 && thief != id && steal_from(pool_.worker(static_cast<unsigned>(thief)))) {
         leapfrogs.bump();
@@ -218,6 +149,8 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   s.failed_steals = failed_steals.get();
   s.leapfrogs = leapfrogs.get();
   s.parks = parks.get();
+  s.requests_served = requests_served.get();
+  s.request_timeouts = request_timeouts.get();
   s.max_steal_stack_bytes = max_steal_stack_bytes.get();
   if (clock_.enabled()) {
     const ActivityTimes t = clock_.read();
@@ -243,6 +176,7 @@ WorkerTrace Worker::trace() const {
 void Worker::reset_counters() noexcept {
   for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts,
                      &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks,
+                     &requests_served, &request_timeouts,
                      &max_steal_stack_bytes}) {
     c->reset();
   }

@@ -7,6 +7,7 @@
 
 #include "core/activity_clock.hpp"
 #include "core/idle_backoff.hpp"
+#include "core/steal_history.hpp"
 #include "platform/cpu.hpp"
 #include "platform/native_thread.hpp"
 #include "weft/config.hpp"
@@ -27,6 +28,13 @@ class Worker final : public WorkerCore {
   // The join of a stolen task: see docs/ARCHITECTURE.md, "Join and its bound".
   Outcome wait_for_stolen(Slot* s) noexcept;
 
+  // Request mechanism: answers the steal request pending on this worker, if any (the time
+  // is charged to switch).
+  void serve_requests() noexcept;
+  // After pop_top() failed: settles the pop the way this worker's mechanism does. True if
+  // the task is ours to run inline; false if it was stolen (its slot stays occupied).
+  bool settle_pop(Slot* s) noexcept;
+
   // The counters, and the profile since the last reset (frame management charged at
   // frame_cost_ns per pushed task).
   WorkerStats snapshot(double frame_cost_ns) const noexcept;
@@ -40,12 +48,17 @@ class Worker final : public WorkerCore {
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;
+  Counter requests_served;   // as a victim (request mechanism)
+  Counter request_timeouts;  // as a thief (request mechanism)
   Counter max_steal_stack_bytes;  // a running maximum, not a count
 
  private:
   void main_loop() noexcept;
   bool steal_random() noexcept;
   bool steal_from(Worker& victim) noexcept;
+  // The request mechanism's steal: post, wait for the answer (serving our own requests
+  // meanwhile), withdraw after the timeout.
+  Claim request_from(Worker& victim) noexcept;
   void run_claim(Claim claim) noexcept;
   void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
   void idle(IdleBackoff& backoff) noexcept;
@@ -58,6 +71,10 @@ class Worker final : public WorkerCore {
   ActivityClock clock_;
   ActivityTimes profile_base_;  // the reading at the last reset; used by the stats reader
   platform::Rng rng_;
+  StealRequest request_;           // posted to one victim at a time (request mechanism)
+  std::uint64_t request_timeout_ns_;
+  StealHistory history_;           // kept only when the policy reads it
+  bool track_history_;
   std::size_t stack_bytes_;
   std::size_t help_limit_bytes_;
   const char* stack_base_ = nullptr;

@@ -24,7 +24,7 @@ void thief_store_load_barrier() noexcept {
   }
   // Every running thread of this process executes a full barrier before this returns;
   // the caller's own accesses are ordered by the system call itself. Pairs with the
-  // owner's compiler barrier in owner_store_load_barrier().
+  // owner's compiler barrier in TaskStack::pop_top().
   syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 }  // namespace weft::detail

@@ -1,19 +1,28 @@
 // The task stack: one worker's array of task slots, pushed and popped by its owner at the
-// top (newest) and stolen by thieves at the bottom (oldest), k slots at a time.
+// top (newest) and taken by thieves at the bottom (oldest), k slots at a time. Two steal
+// mechanisms share it, chosen per runtime (Config::mechanism):
 //
-// This is Cilk-5's THE protocol generalised from one task to k, with the owner's store-load
-// fence moved to the thief (an asymmetric barrier). The full essay, with the proof sketch and
-// the designs we rejected, is docs/ARCHITECTURE.md, "Task stack and steal protocol".
+// CONCURRENT. Cilk-5's THE protocol generalised from one task to k, with the owner's
+// store-load fence moved to the thief (an asymmetric barrier). The full essay, with the proof
+// sketch and the designs we rejected, is docs/ARCHITECTURE.md, "Task stack and steal
+// protocol".
+//
+// REQUEST. Thieves never touch H or T: they post a request and the owner splits its own
+// stack when it notices (src/core/steal_request.cpp has that protocol's invariants R1-R5).
+// The owner's path is the same code in both mechanisms; in request mode its barrier is
+// always compiler-only, and a pending request reaches it through the two checks it makes
+// anyway: the "full" check at spawn (limit_) and the "stolen?" check at join (head_).
 //
 // State. Two indices into `slots_`:
 //   tail_ (T)  one past the newest task. Written only by the owner.
-//   head_ (H)  the oldest task a thief may still take. Written only under `port_` (thieves
-//              when they claim; the owner when it settles a conflict or resets after a
-//              stolen task returned).
+//   head_ (H)  the oldest task a thief may still take. Concurrent: written only under
+//              `port_` (thieves when they claim; the owner when it settles a conflict or
+//              resets after a stolen task returned). Request: owner_head_, the true H,
+//              is owner-private, and head_ holds either it or kRequestFlag.
 //   Tasks [H, T) are available. Slots below H were claimed by thieves and stay occupied until
 //   their owner has joined them.
 //
-// Invariants.
+// Invariants (concurrent mechanism).
 //   I1  H <= T + 1, and H never exceeds the T a claiming thief read after its barrier.
 //   I2  Every pushed task is taken exactly once: by the owner's pop (inline) or by exactly
 //       one thief's claim, never both.
@@ -33,7 +42,8 @@
 //     backs off), or its load of H follows it (so the owner sees H > t and settles under
 //     port_, where it waits until the thief has decided).
 // Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) both sides
-// use a seq_cst fence instead; `pop_needs_fence()` selects it once per process.
+// use a seq_cst fence instead: g_pop_needs_fence is decided once per process, and each
+// concurrent-mechanism stack copies it at init() into fence_on_pop_.
 #pragma once
 
 #include <atomic>
@@ -57,20 +67,6 @@ using Index = std::int64_t;
 // Set once per process before any worker runs: true when the owner's pop must use a real
 // store-load fence because the asymmetric (membarrier) barrier is unavailable.
 extern std::atomic<bool> g_pop_needs_fence;
-
-inline void owner_store_load_barrier() noexcept {
-#if defined(WEFT_ALWAYS_FENCE)
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-#else
-  // relaxed: the flag is written once, before any worker thread is started.
-  if (g_pop_needs_fence.load(std::memory_order_relaxed)) [[unlikely]] {
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
-  } else {
-    // Compiler-only: the thief's membarrier supplies the hardware barrier for both sides.
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  }
-#endif
-}
 
 // The thief's half of the Dekker pair: membarrier, or a seq_cst fence in fallback mode.
 void thief_store_load_barrier() noexcept;
@@ -101,8 +97,21 @@ struct Claim {
   explicit operator bool() const noexcept { return count > 0; }
 };
 
-// Why a steal came back empty-handed (for counters and tests).
-enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclined, kLostRace };
+// Why a steal came back empty-handed (for counters and tests). kTimedOut: the request
+// mechanism's thief withdrew a request its victim had not taken up in time.
+enum class StealFailure : std::uint8_t {
+  kNone, kEmpty, kPortBusy, kPolicyDeclined, kLostRace, kTimedOut
+};
+
+// One thief's steal request (request mechanism), owned by the thief and posted to one
+// victim at a time. The victim fills in the answer and then release-stores `state`.
+struct StealRequest {
+  enum : std::uint32_t { kWaiting, kGranted, kRefused };
+  std::atomic<std::uint32_t> state{kWaiting};  // release by the victim, acquire by the thief
+  std::int32_t thief_id = -1;      // written by the thief before posting
+  double task_work_per_steal_cost = 0;  // the thief's part of the policy's view (StealView)
+  Claim claim;                     // the victim's answer when kGranted
+};
 
 
 // T and H are kept as slot pointers rather than indices: the owner's path then needs no
@@ -119,9 +128,12 @@ class TaskStack {
   TaskStack& operator=(const TaskStack&) = delete;
   ~TaskStack();
 
-  // Allocates `capacity` slots. Not thread-safe; called before the stack is shared. A stack
-  // never initialised has capacity 0: every reserve() fails (see the serial worker).
-  void init(Index capacity);
+  // Allocates `capacity` slots. Not thread-safe; called before the stack is shared (and
+  // after the barrier mode is decided). A stack never initialised has capacity 0: every
+  // spawn on it runs at once (see the serial worker). `request_mode` selects the request
+  // mechanism; otherwise thieves claim concurrently.
+  void init(Index capacity, bool request_mode = false);
+  bool request_mode() const noexcept { return request_mode_; }
 
   // ---- Owner side (inline: this is the path that must cost about a procedure call) ----
 
@@ -130,6 +142,17 @@ class TaskStack {
     return tail_.load(std::memory_order_relaxed);  // our own variable: a plain load
   }
   bool full(const Slot* top_slot) const noexcept { return top_slot == end_; }
+  // The spawn's one check: true when the stack is full or a steal request may be pending,
+  // both of which the spawn's slow path sorts out. limit_ is end_ unless a thief posted.
+  bool diverts(const Slot* top_slot) const noexcept {
+    // relaxed: a plain load; a request seen late is answered at the next spawn or join.
+    return reinterpret_cast<std::uintptr_t>(top_slot) >=
+           reinterpret_cast<std::uintptr_t>(limit_.load(std::memory_order_relaxed));
+  }
+  // A steal request may be pending (request mechanism; always false otherwise).
+  bool request_flagged() const noexcept {
+    return limit_.load(std::memory_order_relaxed) != end_;  // relaxed: as in diverts()
+  }
 
   // Makes the task constructed in `s` (from top) visible to thieves.
   void publish(Slot* s) noexcept {
@@ -148,9 +171,22 @@ class TaskStack {
 
   // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
   // caller then runs it inline. Otherwise the caller must settle with pop_contended().
+  // Request mechanism: false also when head_ carries kRequestFlag; see pop_owned().
   bool pop_top(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
-    owner_store_load_barrier();
+#if defined(WEFT_ALWAYS_FENCE)
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+#else
+    if (fence_on_pop_) [[unlikely]] {
+      std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
+    } else {
+      // Compiler-only. Concurrent: the thief's membarrier supplies the hardware barrier for
+      // both sides. Request: no thief ever writes H or reads T to decide anything.
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+    }
+#endif
+    // relaxed: ordered by the barrier pair (concurrent); our own word or a thief's flag
+    // whose request is read with acquire when served (request).
     return head_.load(std::memory_order_relaxed) <= top;
   }
 
@@ -166,25 +202,49 @@ class TaskStack {
   // Reports a join of a task that is not the newest on this worker, and aborts.
   [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
-  // After pop() returned false: settles with the thief under the port. Returns true if the
-  // thief backed off (run the task inline), false if it took the task; the slot then stays
-  // occupied until release_stolen().
+  // After pop() returned false (concurrent mechanism): settles with the thief under the
+  // port. Returns true if the thief backed off (run the task inline), false if it took the
+  // task; the slot then stays occupied until release_stolen().
   bool pop_contended(Slot* t) noexcept;
+  // The same for the request mechanism, after any pending request was served: the owner
+  // knows H itself, so no port is involved.
+  bool pop_owned(Slot* t) noexcept;
 
-  // After a stolen task's result was collected: frees its slot (owner; takes the port).
+  // After a stolen task's result was collected: frees its slot (owner; concurrent: takes
+  // the port).
   void release_stolen(Slot* s) noexcept;
+
+  // ---- Request mechanism (src/core/steal_request.cpp) ----
+
+  // Owner: answers the pending request, if any: hands over the policy's amount of its
+  // oldest tasks, or refuses. Returns true if there was a request. Also clears the flags.
+  bool serve_request(const StealPolicy& policy) noexcept;
+  // Thief: takes the port and posts `req`. False if another thief holds the port.
+  bool post_request(StealRequest* req) noexcept;
+  // Thief, after its wait ran out: withdraws `req`. False if the owner already took it up
+  // (the answer is then on its way: keep waiting).
+  bool withdraw_request(StealRequest* req) noexcept;
+  // Thief, once answered or withdrawn: releases the port for the next thief.
+  void end_request() noexcept { port_.unlock(); }
 
   // ---- Thief side ----
 
-  // Tries to claim tasks from the bottom; the amount is the policy's. Never blocks on the
-  // port. On failure, `why` (if given) says why.
-  Claim steal(const StealPolicy& policy, std::int32_t thief_id,
-              StealFailure* why = nullptr) noexcept;
+  // Tries to claim tasks from the bottom (concurrent mechanism); the amount is the
+  // policy's, for the n seen and the thief's `task_work_per_steal_cost` (StealView). Never
+  // blocks on the port. On failure, `why` (if given) says why.
+  Claim steal(const StealPolicy& policy, std::int32_t thief_id, StealFailure* why = nullptr,
+              double task_work_per_steal_cost = 0.0) noexcept;
 
   // ---- Observers (racy snapshots; for policies, idling decisions and tests) ----
+  // Request mechanism: 0 while a request is pending (head_ carries the flag).
   Index available() const noexcept {
     const Index n = tail_.load(std::memory_order_acquire) - head_.load(std::memory_order_relaxed);
     return n > 0 ? n : 0;
+  }
+  // The owner's own count of its available tasks (exact under the request mechanism).
+  Index owner_available() const noexcept {
+    if (!request_mode_) return available();
+    return tail_.load(std::memory_order_relaxed) - owner_head_;
   }
   Index size() const noexcept { return tail_.load(std::memory_order_relaxed) - slots_; }
   Index capacity() const noexcept { return end_ - slots_; }
@@ -192,14 +252,25 @@ class TaskStack {
   Index index_of(const Slot* s) const noexcept { return s - slots_; }
 
  private:
+  // head_'s value while a request may be pending: above every slot, so the join's check
+  // fails. 64-byte aligned like a slot address.
+  static Slot* request_flag() noexcept {
+    return reinterpret_cast<Slot*>(~std::uintptr_t{0} & ~std::uintptr_t{kSlotBytes - 1});
+  }
 
   // Owner's line: written on every push and pop; thieves only read it.
   alignas(kFalseSharingRange) std::atomic<Slot*> tail_{nullptr};
   Slot* end_ = nullptr;
   Slot* slots_ = nullptr;
-  // Thieves' line: written on claims, read by the owner on every pop (a hit unless a thief
-  // just wrote it).
+  Slot* owner_head_ = nullptr;  // request mechanism: the true H (owner-private)
+  bool fence_on_pop_ = false;   // concurrent mechanism without membarrier
+  bool request_mode_ = false;
+  // Thieves' line: written on claims (concurrent) or posts (request), read by the owner on
+  // every pop (head_) and spawn (limit_): a hit unless a thief just wrote it.
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
+  // end_, or nullptr (below every slot) while a request may be pending.
+  std::atomic<Slot*> limit_{nullptr};
+  std::atomic<StealRequest*> request_{nullptr};  // the pending request (request mechanism)
   StealPort port_;
 };
 

@@ -74,5 +74,14 @@ inline void note_overflow_spawn(WorkerCore* w) noexcept {
 // result or exception is left in the slot for the caller to take.
 Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept;
 
+// Out of line: answers the steal request pending on `w` (request mechanism), reached from
+// a spawn whose check failed on the request flag, or from weft::poll().
+void serve_steal_requests(WorkerCore* w) noexcept;
+
+// Out of line: after pop_top() failed, settles the pop the way w's mechanism does (under
+// the port, or by answering a pending request first). True: the task is the caller's to
+// run inline; false: it was stolen, and its slot stays occupied until release_stolen().
+bool settle_pop(WorkerCore* w, Slot* s) noexcept;
+
 
 }  // namespace weft::detail

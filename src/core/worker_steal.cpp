@@ -1,0 +1,168 @@
+// A worker as a thief, and as the victim of the request mechanism: choosing a victim, one
+// steal attempt under either mechanism, running a multi-task claim, and answering requests.
+//
+// Under the concurrent mechanism the claim itself is TaskStack::steal (task_stack.cpp);
+// under the request mechanism the thief posts a request and waits here, and the victim's
+// side is TaskStack::serve_request (steal_request.cpp, invariants R1-R5). Either way a
+// successful steal ends in the same run_claim.
+//
+// The wait for an answer is bounded (Config::request_timeout_us): a victim in a long
+// stretch without spawns, joins or weft::poll() cannot hold a thief. While it waits, the
+// thief answers requests posted to itself, so two workers requesting from each other both
+// get an answer.
+#include <sched.h>
+
+#include "core/pool.hpp"
+#include "core/worker.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+// A stolen task re-pushed on the thief's own stack so that other thieves may steal it again
+// ("the threads can be restolen"). Running it runs the original task in the victim's slot.
+struct ProxyTask {
+  Slot* target;
+  void operator()() const noexcept { run_stolen(target); }
+};
+static_assert(kFitsInSlot<ProxyTask>);
+
+// How often a waiting thief reads the clock: a clock read costs about as much as 20 pauses.
+constexpr unsigned kSpinsPerClockRead = 32;
+// After this many pauses (a few microseconds) a waiting thief yields its core between looks.
+constexpr unsigned kSpinsBeforeYield = 256;
+
+}  // namespace
+
+void serve_steal_requests(WorkerCore* w) noexcept {
+  // Only a pool worker's stack can carry a request flag (thieves post to pool workers only;
+  // the serial worker and the calibration stack never see one), so w is a Worker.
+  static_cast<Worker*>(w)->serve_requests();
+}
+
+bool settle_pop(WorkerCore* w, Slot* s) noexcept {
+  if (!w->stack.request_mode()) return w->stack.pop_contended(s);  // also the serial worker
+  return static_cast<Worker*>(w)->settle_pop(s);
+}
+
+void Worker::serve_requests() noexcept {
+  const Activity prev = clock_.enter(Activity::kSwitch);
+  if (stack.serve_request(pool_.policy())) requests_served.bump();
+  clock_.enter(prev);
+}
+
+bool Worker::settle_pop(Slot* s) noexcept {
+  if (!stack.request_mode()) return stack.pop_contended(s);
+  // The pop's check failed: a request flag, or the slot was handed out. Answer any request
+  // first (with T already below s, so s is not handed out now), then decide from our H.
+  serve_requests();
+  return stack.pop_owned(s);
+}
+
+bool Worker::steal_random() noexcept {
+  const unsigned p = pool_.size();
+  if (p < 2) return false;
+  unsigned victim = rng_.below(p - 1);
+  if (victim >= static_cast<unsigned>(id)) ++victim;  // uniform over the others
+  return steal_from(pool_.worker(victim));
+}
+
+bool Worker::steal_from(Worker& victim) noexcept {
+  const Activity prev = clock_.enter(Activity::kSteal);
+  steal_attempts.bump();
+  const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
+  const Claim claim = stack.request_mode() ? request_from(victim)
+                                           : victim.stack.steal(pool_.policy(), id, nullptr,
+                                                                history_.task_work_per_cost());
+  if (!claim) {
+    failed_steals.bump();
+    clock_.enter(prev);
+    return false;
+  }
+  const std::uint64_t claimed = track_history_ ? monotonic_ns() : 0;
+  clock_.steal_succeeded(victim.id, claim.count);  // now kSwitch: the hand-over
+  steals.bump();
+  tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
+  max_steal_stack_bytes.raise_to(
+      static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
+  // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
+  if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
+  run_claim(claim);
+  if (track_history_) history_.record(monotonic_ns() - claimed, claim.count, claimed - started);
+  clock_.enter(prev);
+  return true;
+}
+
+Claim Worker::request_from(Worker& victim) noexcept {
+  const double history = history_.task_work_per_cost();
+  // A cheap look first, as the concurrent thief does. A victim whose head_ carries a flag
+  // left by a withdrawn request shows n = 0 here although it may have tasks; it has not
+  // polled since, so asking it again now would most likely time out too.
+  const Index seen = victim.stack.available();
+  if (seen == 0 || pool_.policy().amount(StealView{seen, history}) <= 0) return Claim{};
+  request_.thief_id = id;
+  request_.task_work_per_steal_cost = history;
+  if (!victim.stack.post_request(&request_)) return Claim{};  // another thief is there
+  const std::uint64_t deadline = monotonic_ns() + request_timeout_ns_;
+  unsigned spins = 0;
+  std::uint32_t state;
+  // acquire: pairs with the victim's release of its answer (R5).
+  while ((state = request_.state.load(std::memory_order_acquire)) == StealRequest::kWaiting) {
+    if (stack.request_flagged()) serve_requests();  // someone waits on us meanwhile
+    // A victim answers within a microsecond unless it is in a long stretch without polls or
+    // is not running at all: with more threads than cores it may be waiting for our core.
+    if (spins < kSpinsBeforeYield) {
+      platform::cpu_relax();
+    } else {
+      sched_yield();
+    }
+    if (++spins % kSpinsPerClockRead == 0 && monotonic_ns() > deadline &&
+        victim.stack.withdraw_request(&request_)) {
+      victim.stack.end_request();
+      request_timeouts.bump();
+      return Claim{};
+    }
+    // A failed withdrawal means the victim took the request up: its answer is on the way.
+  }
+  victim.stack.end_request();
+  return state == StealRequest::kGranted ? request_.claim : Claim{};
+}
+
+void Worker::run_stolen_timed(Slot* s) noexcept {
+  clock_.enter(Activity::kTask);
+  run_stolen(s);
+  clock_.enter(Activity::kSwitch);
+}
+
+void Worker::run_claim(Claim claim) noexcept {
+  Slot* const first = claim.first;
+  const Index k = claim.count;
+  // Re-push all but the newest claimed task, oldest first, so the oldest (in a recursive
+  // program, the largest) sit at the bottom of our stack where other thieves take first.
+  Index base = 0;
+  Index pushed = 0;
+  for (Index i = 0; i + 1 < k; ++i) {
+    Slot* s = stack.top();
+    if (stack.full(s)) break;  // our stack is full: run the rest directly below
+    if (i == 0) base = stack.index_of(s);
+    ::new (static_cast<void*>(s->storage)) ProxyTask{first + i};
+    s->exec = &exec_closure<ProxyTask, void>;
+    stack.publish(s);
+    ++pushed;
+  }
+  // Newest first, as the victim would have run them.
+  for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i);
+  for (Index i = pushed - 1; i >= 0; --i) {
+    Slot* proxy = stack.slot_at(base + i);
+    if (stack.pop(proxy) || settle_pop(proxy)) {
+      run_stolen_timed(proxy->as<ProxyTask>()->target);  // read before the slot is reused
+    } else {
+      // Another thief took the proxy: its outcome is always a value (proxies never throw).
+      (void)wait_for_stolen(proxy);
+      proxy->as<Unit>()->~Unit();
+      stack.release_stolen(proxy);
+    }
+  }
+}
+
+}  // namespace weft::detail
