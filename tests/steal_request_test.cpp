@@ -38,8 +38,6 @@ struct RequestStack {
   wd::TaskStack stack;
 };
 
-
-
 // ---- One thread: the protocol's steps in order ----
 
 TEST(StealRequest, HalfHandsOverTheOldestCeilHalf) {
@@ -240,51 +238,23 @@ TEST(StealRequest, RandomOperationsAgreeWithAModel) {
   for (const std::string spec : {"one", "fixed:2", "half", "adaptive"}) {
     SCOPED_TRACE(spec);
     const StealPolicy policy = StealPolicy::parse(spec);
-    std::mt19937_64 rng(99);
     const std::int64_t steps = scaled(20000, 2000);
     RequestStack rs(24);
     ExactlyOnceChecker checker(static_cast<std::size_t>(steps));
     Owner owner(rs.stack, checker, &policy);
-    std::vector<bool> handed_out;
-    std::int64_t grants = 0;
-    for (std::int64_t step = 0; step < steps; ++step) {
-      const unsigned op = static_cast<unsigned>(rng() % 3);
-      if (op == 0 && owner.can_push()) {
-        owner.push();
-        handed_out.push_back(false);
-      } else if (op == 1 && !handed_out.empty()) {
-        const bool was = handed_out.back();
-        const std::int64_t before = owner.collected_stolen();
-        owner.pop();
-        handed_out.pop_back();
-        ASSERT_EQ(owner.collected_stolen() - before, was ? 1 : 0) << "step " << step;
-      } else {
-        std::int64_t first_free = 0;
-        while (first_free < static_cast<std::int64_t>(handed_out.size()) &&
-               handed_out[first_free]) {
-          ++first_free;
-        }
-        const std::int64_t n = static_cast<std::int64_t>(handed_out.size()) - first_free;
-        ASSERT_EQ(rs.stack.owner_available(), n) << "step " << step;
-        wd::StealRequest req;
-        req.thief_id = 7;
-        ASSERT_TRUE(rs.stack.post_request(&req));
-        ASSERT_TRUE(rs.stack.serve_request(policy));
-        rs.stack.end_request();
-        const std::int64_t want = policy.amount(StealView{n});
-        if (want == 0) {
-          ASSERT_EQ(req.state.load(), wd::StealRequest::kRefused) << "step " << step;
-        } else {
-          ASSERT_EQ(req.state.load(), wd::StealRequest::kGranted) << "step " << step;
-          ASSERT_EQ(req.claim.count, want) << "step " << step;
-          ASSERT_EQ(req.claim.first, rs.stack.slot_at(first_free)) << "step " << step;
-          for (std::int64_t i = 0; i < want; ++i) handed_out[first_free + i] = true;
-          run_claim(req.claim);
-          ++grants;
-        }
-      }
-    }
-    owner.pop_all();
+    const std::int64_t grants =
+        weft_test::drive_against_model(rs.stack, owner, policy, steps, 99, [&](std::int64_t n) {
+          EXPECT_EQ(rs.stack.owner_available(), n);
+          wd::StealRequest req;
+          req.thief_id = 7;
+          EXPECT_TRUE(rs.stack.post_request(&req));
+          EXPECT_TRUE(rs.stack.serve_request(policy));
+          rs.stack.end_request();
+          const bool granted = req.state.load() == wd::StealRequest::kGranted;
+          EXPECT_EQ(req.state.load(), policy.amount(StealView{n}) > 0 ? wd::StealRequest::kGranted
+                                                                      : wd::StealRequest::kRefused);
+          return granted ? req.claim : wd::Claim{};
+        });
     EXPECT_GT(grants, steps / 50);
     EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
     EXPECT_TRUE(checker.check(owner.pushed()).ok()) << checker.check(owner.pushed()).describe();

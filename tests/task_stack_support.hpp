@@ -4,10 +4,13 @@
 // protocol as spawn and Future::join use it.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -237,6 +240,54 @@ inline void push_n(Owner& owner, std::int64_t n) {
 // A thief's part for a claim run on the calling thread: newest first, as a worker does.
 inline void run_claim(const wd::Claim& claim) {
   for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
+}
+
+// Drives `owner` on `stack` through `steps` random pushes, pops and steals (a third each)
+// against a model of which occupied slots a thief took. `steal(n)` performs one steal of
+// whichever mechanism, with n the model's count of available tasks, and returns its claim
+// (empty for none). Every pop, and every claim's size and first slot, must agree with the
+// model and `policy`; a claim is then run. Returns the number of successful steals; stops at
+// the first fatal failure.
+template <class Steal>
+std::int64_t drive_against_model(wd::TaskStack& stack, Owner& owner,
+                                 const weft::StealPolicy& policy, std::int64_t steps,
+                                 std::uint64_t seed, Steal steal) {
+  std::mt19937_64 rng(seed);
+  std::vector<bool> taken;  // taken[i]: the i-th occupied slot from the bottom went to a thief
+  std::int64_t steals = 0;
+  for (std::int64_t step = 0; step < steps; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    const unsigned op = static_cast<unsigned>(rng() % 3);
+    if (op == 0 && owner.can_push()) {
+      owner.push();
+      taken.push_back(false);
+    } else if (op == 1 && !taken.empty()) {
+      const bool was_taken = taken.back();
+      const std::int64_t stolen_before = owner.collected_stolen();
+      owner.pop();
+      taken.pop_back();
+      EXPECT_EQ(owner.collected_stolen() - stolen_before, was_taken ? 1 : 0)
+          << "pop disagreed with the model";
+    } else {
+      std::int64_t first_free = 0;
+      while (first_free < static_cast<std::int64_t>(taken.size()) && taken[first_free]) {
+        ++first_free;
+      }
+      const std::int64_t n = static_cast<std::int64_t>(taken.size()) - first_free;
+      const wd::Claim claim = steal(n);
+      const std::int64_t want = policy.amount(weft::StealView{n});
+      EXPECT_EQ(claim.count, want) << "n = " << n;
+      if (claim && claim.count == want) {
+        EXPECT_EQ(claim.first, stack.slot_at(first_free)) << "a claim starts at the oldest";
+        for (std::int64_t i = 0; i < want; ++i) taken[first_free + i] = true;
+        run_claim(claim);
+        ++steals;
+      }
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  owner.pop_all();
+  return steals;
 }
 
 }  // namespace weft_test

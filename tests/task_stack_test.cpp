@@ -228,50 +228,21 @@ TEST_F(TaskStackTest, QuiescentStealsMatchAModelAndAreNeverFalselyEmpty) {
   for (std::size_t p = 0; p < policies.size(); ++p) {
     const StealPolicy& policy = policies[p];
     SCOPED_TRACE("policy " + policy.spec());
-    std::mt19937_64 rng(1234 + p);
     const std::int64_t steps = scaled(20000, 2000);
     wd::TaskStack stack;
     stack.init(24);
     ExactlyOnceChecker checker(static_cast<std::size_t>(steps));
     Owner owner(stack, checker);
-    // The model: claimed[i] for the i-th occupied slot from the bottom.
-    std::vector<bool> claimed;
-    std::int64_t successful_steals = 0;
-    for (std::int64_t step = 0; step < steps; ++step) {
-      const unsigned op = static_cast<unsigned>(rng() % 3);
-      if (op == 0 && owner.can_push()) {
-        owner.push();
-        claimed.push_back(false);
-      } else if (op == 1 && !claimed.empty()) {
-        const bool was_claimed = claimed.back();
-        const std::int64_t stolen_before = owner.collected_stolen();
-        owner.pop();
-        claimed.pop_back();
-        ASSERT_EQ(owner.collected_stolen() - stolen_before, was_claimed ? 1 : 0)
-            << "pop disagreed with the model at step " << step;
-      } else {
-        std::int64_t first_free = 0;
-        while (first_free < static_cast<std::int64_t>(claimed.size()) && claimed[first_free]) {
-          ++first_free;
-        }
-        const std::int64_t n = static_cast<std::int64_t>(claimed.size()) - first_free;
-        ASSERT_EQ(stack.available(), n) << "step " << step;
-        const std::int64_t want = policy.amount(StealView{n});
-        wd::StealFailure why = wd::StealFailure::kNone;
-        const wd::Claim claim = stack.steal(policy, 7, &why);
-        if (want == 0) {
-          ASSERT_FALSE(claim) << "step " << step;
-          ASSERT_EQ(why, n == 0 ? wd::StealFailure::kEmpty : wd::StealFailure::kPolicyDeclined);
-        } else {
-          ASSERT_EQ(claim.count, want) << "step " << step << ", n = " << n;
-          ASSERT_EQ(claim.first, stack.slot_at(first_free)) << "step " << step;
-          for (std::int64_t i = 0; i < want; ++i) claimed[first_free + i] = true;
-          run_claim(claim);
-          ++successful_steals;
-        }
-      }
-    }
-    owner.pop_all();
+    const std::int64_t successful_steals = weft_test::drive_against_model(
+        stack, owner, policy, steps, 1234 + p, [&](std::int64_t n) {
+          EXPECT_EQ(stack.available(), n) << "a falsely empty (or full) stack";
+          wd::StealFailure why = wd::StealFailure::kNone;
+          const wd::Claim claim = stack.steal(policy, 7, &why);
+          if (!claim) {
+            EXPECT_EQ(why, n == 0 ? wd::StealFailure::kEmpty : wd::StealFailure::kPolicyDeclined);
+          }
+          return claim;
+        });
     EXPECT_GT(successful_steals, steps / 50);
     EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
     const auto report = checker.check(owner.pushed());

@@ -49,6 +49,7 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
       help_limit_bytes_(static_cast<std::size_t>(static_cast<double>(config.worker_stack_bytes) *
                                                  config.help_stack_fraction)) {
   id = worker_id;
+  request_.thief_id = worker_id;
   this->pool = &pool;
   stack.init(static_cast<Index>(config.task_slots),
              config.mechanism == StealMechanism::kRequest);

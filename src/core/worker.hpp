@@ -31,9 +31,6 @@ class Worker final : public WorkerCore {
   // Request mechanism: answers the steal request pending on this worker, if any (the time
   // is charged to switch).
   void serve_requests() noexcept;
-  // After pop_top() failed: settles the pop the way this worker's mechanism does. True if
-  // the task is ours to run inline; false if it was stolen (its slot stays occupied).
-  bool settle_pop(Slot* s) noexcept;
 
   // The counters, and the profile since the last reset (frame management charged at
   // frame_cost_ns per pushed task).

@@ -42,21 +42,16 @@ void serve_steal_requests(WorkerCore* w) noexcept {
 
 bool settle_pop(WorkerCore* w, Slot* s) noexcept {
   if (!w->stack.request_mode()) return w->stack.pop_contended(s);  // also the serial worker
-  return static_cast<Worker*>(w)->settle_pop(s);
+  // The pop's check failed: a request flag, or the slot was handed out. Answer a pending
+  // request first (T is already below s, so s is not handed out now), then decide from H.
+  if (w->stack.request_flagged_at_join()) static_cast<Worker*>(w)->serve_requests();
+  return w->stack.pop_owned(s);
 }
 
 void Worker::serve_requests() noexcept {
   const Activity prev = clock_.enter(Activity::kSwitch);
   if (stack.serve_request(pool_.policy())) requests_served.bump();
   clock_.enter(prev);
-}
-
-bool Worker::settle_pop(Slot* s) noexcept {
-  if (!stack.request_mode()) return stack.pop_contended(s);
-  // The pop's check failed: a request flag, or the slot was handed out. Answer any request
-  // first (with T already below s, so s is not handed out now), then decide from our H.
-  serve_requests();
-  return stack.pop_owned(s);
 }
 
 bool Worker::steal_random() noexcept {
@@ -100,7 +95,6 @@ Claim Worker::request_from(Worker& victim) noexcept {
   // polled since, so asking it again now would most likely time out too.
   const Index seen = victim.stack.available();
   if (seen == 0 || pool_.policy().amount(StealView{seen, history}) <= 0) return Claim{};
-  request_.thief_id = id;
   request_.task_work_per_steal_cost = history;
   if (!victim.stack.post_request(&request_)) return Claim{};  // another thief is there
   const std::uint64_t deadline = monotonic_ns() + request_timeout_ns_;
@@ -154,7 +148,7 @@ void Worker::run_claim(Claim claim) noexcept {
   for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i);
   for (Index i = pushed - 1; i >= 0; --i) {
     Slot* proxy = stack.slot_at(base + i);
-    if (stack.pop(proxy) || settle_pop(proxy)) {
+    if (stack.pop(proxy) || detail::settle_pop(this, proxy)) {
       run_stolen_timed(proxy->as<ProxyTask>()->target);  // read before the slot is reused
     } else {
       // Another thief took the proxy: its outcome is always a value (proxies never throw).

@@ -18,7 +18,7 @@
 //   head_ (H)  the oldest task a thief may still take. Concurrent: written only under
 //              `port_` (thieves when they claim; the owner when it settles a conflict or
 //              resets after a stolen task returned). Request: owner_head_, the true H,
-//              is owner-private, and head_ holds either it or kRequestFlag.
+//              is owner-private, and head_ holds either it or request_flag().
 //   Tasks [H, T) are available. Slots below H were claimed by thieves and stay occupied until
 //   their owner has joined them.
 //
@@ -97,18 +97,15 @@ struct Claim {
   explicit operator bool() const noexcept { return count > 0; }
 };
 
-// Why a steal came back empty-handed (for counters and tests). kTimedOut: the request
-// mechanism's thief withdrew a request its victim had not taken up in time.
-enum class StealFailure : std::uint8_t {
-  kNone, kEmpty, kPortBusy, kPolicyDeclined, kLostRace, kTimedOut
-};
+// Why a concurrent steal came back empty-handed (for counters and tests).
+enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclined, kLostRace };
 
 // One thief's steal request (request mechanism), owned by the thief and posted to one
 // victim at a time. The victim fills in the answer and then release-stores `state`.
 struct StealRequest {
   enum : std::uint32_t { kWaiting, kGranted, kRefused };
   std::atomic<std::uint32_t> state{kWaiting};  // release by the victim, acquire by the thief
-  std::int32_t thief_id = -1;      // written by the thief before posting
+  std::int32_t thief_id = -1;      // the thief's worker id, set once
   double task_work_per_steal_cost = 0;  // the thief's part of the policy's view (StealView)
   Claim claim;                     // the victim's answer when kGranted
 };
@@ -153,6 +150,11 @@ class TaskStack {
   bool request_flagged() const noexcept {
     return limit_.load(std::memory_order_relaxed) != end_;  // relaxed: as in diverts()
   }
+  // Either flag is up: what a join whose check failed looks at before answering (the two
+  // are raised one after the other, so either may be seen first).
+  bool request_flagged_at_join() const noexcept {
+    return request_flagged() || head_.load(std::memory_order_relaxed) == request_flag();
+  }
 
   // Makes the task constructed in `s` (from top) visible to thieves.
   void publish(Slot* s) noexcept {
@@ -171,7 +173,7 @@ class TaskStack {
 
   // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
   // caller then runs it inline. Otherwise the caller must settle with pop_contended().
-  // Request mechanism: false also when head_ carries kRequestFlag; see pop_owned().
+  // Request mechanism: false also when head_ carries request_flag(); see pop_owned().
   bool pop_top(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
 #if defined(WEFT_ALWAYS_FENCE)
