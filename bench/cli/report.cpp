@@ -146,7 +146,8 @@ std::string uts_table(const UtsResult& res) {
                            static_cast<unsigned long long>(seq.counts.leaves),
                            seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
   out += "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
-         " weft counters per run; load eff = avg/max of the nodes each thread or worker visited)\n";
+         " weft counters per run; load eff = avg/max of the nodes each thread or worker visited;\n"
+         " weft counts its workers' nodes only with --profile)\n";
   out += format("%-8s %-10s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl",
                 "mech", "steal", "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup",
                 "steals", "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
@@ -157,7 +158,7 @@ std::string uts_table(const UtsResult& res) {
                   r.impl == Impl::kWeft ? r.steal.c_str() : "-", r.workers, t, min_of(r.times),
                   max_of(r.times), t > 0 ? nodes / t / 1e6 : 0.0, t > 0 ? ts / t : 0.0);
     out += counter_cells(r, res.repeat);
-    if (r.impl == Impl::kSeq) {
+    if (r.impl == Impl::kSeq || r.load.empty()) {  // no load measured
       out += format(" %8s  %s\n", "-", "-");
     } else {
       out += format(" %8.3f  %s\n", efficiency(r.load), load_text(r, res.repeat).c_str());
@@ -190,9 +191,13 @@ std::string uts_json(const UtsResult& res) {
     if (r.impl == Impl::kWeft) {
       out << ",\"counters_per_run\":";
       counters_json(out, r.counters, res.repeat);
-      out << ",\"nodes_per_worker_per_run\":";
-      load_json(out, r, res.repeat);
-      out << ",\"node_efficiency\":" << number(efficiency(r.load));
+      if (r.load.empty()) {  // counted only with --profile
+        out << ",\"nodes_per_worker_per_run\":null,\"node_efficiency\":null";
+      } else {
+        out << ",\"nodes_per_worker_per_run\":";
+        load_json(out, r, res.repeat);
+        out << ",\"node_efficiency\":" << number(efficiency(r.load));
+      }
       if (res.profiled) profile_json(out, r, res.repeat);
     } else if (r.impl == Impl::kThreads) {
       out << ",\"nodes_per_thread_per_run\":";
