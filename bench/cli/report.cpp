@@ -145,9 +145,10 @@ std::string uts_table(const UtsResult& res) {
                            static_cast<unsigned long long>(seq.counts.nodes),
                            static_cast<unsigned long long>(seq.counts.leaves),
                            seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
-  out += "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
-         " weft counters per run; load eff = avg/max of the nodes each thread or worker visited;\n"
-         " weft counts its workers' nodes only with --profile)\n";
+  out +=
+      "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
+      " weft counters per run; load eff = avg/max of the nodes each thread or worker visited;\n"
+      " weft counts its workers' nodes only with --profile)\n";
   out += format("%-8s %-10s %-9s %7s %9s %9s %9s %9s %8s %9s %9s %10s %9s %8s  %s\n", "impl",
                 "mech", "steal", "workers", "median_s", "min_s", "max_s", "Mnodes/s", "speedup",
                 "steals", "tasks/stl", "stolen_jn", "leapfrog", "load_eff", "load per worker");
