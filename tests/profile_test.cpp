@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "core/activity_clock.hpp"
 #include "test_support.hpp"
@@ -119,15 +121,17 @@ TEST(Profile, FrameIsPushedTasksTimesTheCalibratedCost) {
 
 // Stealing shows up as steal and switch time on the thieves, and the steal count matches.
 TEST(Profile, StealsAreChargedToStealAndSwitch) {
+  std::vector<std::string> checked;  // the policies under which a steal happened
   for (const std::string& policy : weft_test::policy_specs()) {
     if (policy == "fixed:20") continue;  // fib never has 20 tasks waiting: no steals
     weft::Runtime rt(profiled(4, policy));
     std::uint64_t steals = 0;
-    for (int round = 0; round < 50 && steals == 0; ++round) {
-      EXPECT_EQ(rt.run([] { return fib(23); }), serial_fib(23));
+    for (int round = 0; round < 100 && steals == 0; ++round) {
+      EXPECT_EQ(rt.run([] { return fib(25); }), serial_fib(25));
       steals = rt.stats().total.steals;
     }
-    if (steals == 0) GTEST_SKIP() << "no steal happened in 50 runs on this machine";
+    if (steals == 0) continue;  // a loaded machine may finish every run before a thief wakes
+    checked.push_back(policy);
     const weft::Stats s = rt.stats();
     EXPECT_GT(s.total.steal_ns, 0u) << policy;
     EXPECT_GT(s.total.switch_ns, 0u) << policy;
@@ -142,6 +146,7 @@ TEST(Profile, StealsAreChargedToStealAndSwitch) {
       }
     }
   }
+  if (checked.empty()) GTEST_SKIP() << "no steal happened under any policy on this machine";
 }
 
 // The trace: busy intervals that do not overlap on a worker, steals from other workers,

@@ -56,12 +56,14 @@ bool TaskStack::withdraw_request(StealRequest* req) noexcept {
   return request_.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst);
 }
 
-bool TaskStack::serve_request(const StealPolicy& policy) noexcept {
+StealRequest* TaskStack::take_request() noexcept {
   // Clear the flags first, then take the request (R4).
   limit_.store(end_, std::memory_order_seq_cst);
   head_.store(owner_head_, std::memory_order_seq_cst);
-  StealRequest* const req = request_.exchange(nullptr, std::memory_order_seq_cst);
-  if (req == nullptr) return false;
+  return request_.exchange(nullptr, std::memory_order_seq_cst);
+}
+
+void TaskStack::answer_request(StealRequest* req, const StealPolicy& policy) noexcept {
   // T is ours: at a join it is already lowered past the task being joined, so that task is
   // never handed out.
   Slot* const t = tail_.load(std::memory_order_relaxed);
@@ -69,16 +71,22 @@ bool TaskStack::serve_request(const StealPolicy& policy) noexcept {
   const Index k = n > 0 ? policy.amount(StealView{n, req->task_work_per_steal_cost}) : Index{0};
   if (k <= 0 || k > n) {
     req->state.store(StealRequest::kRefused, std::memory_order_release);  // R5
-    return true;
+    return;
   }
   Slot* const h = owner_head_;
   for (Slot* c = h; c < h + k; ++c) c->thief.store(req->thief_id, std::memory_order_relaxed);
   owner_head_ = h + k;
-  // seq_cst like the clearing store above; no new request can be posted before our answer
-  // (R1), so this overwrites no other thief's flag.
+  // seq_cst like the clearing store in take_request(); no new request can be posted before
+  // our answer (R1), so this overwrites no other thief's flag.
   head_.store(owner_head_, std::memory_order_seq_cst);
   req->claim = Claim{h, k};
   req->state.store(StealRequest::kGranted, std::memory_order_release);  // R5
+}
+
+bool TaskStack::serve_request(const StealPolicy& policy) noexcept {
+  StealRequest* const req = take_request();
+  if (req == nullptr) return false;
+  answer_request(req, policy);
   return true;
 }
 

@@ -220,7 +220,13 @@ class TaskStack {
 
   // Owner: answers the pending request, if any: hands over the policy's amount of its
   // oldest tasks, or refuses. Returns true if there was a request. Also clears the flags.
+  // The same as take_request() followed, if it returned a request, by answer_request().
   bool serve_request(const StealPolicy& policy) noexcept;
+  // Owner: clears the flags and takes the pending request; null if there is none (the flags
+  // were left by a withdrawn request, or raised before the request was stored).
+  StealRequest* take_request() noexcept;
+  // Owner: answers `req` from take_request() with the policy's amount, or a refusal.
+  void answer_request(StealRequest* req, const StealPolicy& policy) noexcept;
   // Thief: takes the port and posts `req`. False if another thief holds the port.
   bool post_request(StealRequest* req) noexcept;
   // Thief, after its wait ran out: withdraws `req`. False if the owner already took it up
