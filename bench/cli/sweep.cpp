@@ -56,15 +56,11 @@ void add_load(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>&
   for (std::size_t i = 0; i < run.size(); ++i) sum[i] += run[i];
 }
 
-// What a weft run reports as its load per worker.
-enum class LoadSource { kSpawns, kCounted };
-
 // Runs one weft repetition of `setup`, timing only rt.run, and records its counters (and
-// profile). The load is the spawns per worker (kSpawns), or what the run counted into
-// `load` (kCounted; nothing when `load` is null).
+// profile). `load`, if given, is what the run counted (left empty: no load measured);
+// otherwise the load is the spawns per worker.
 template <class F>
-auto run_weft(WeftSetup& setup, Record& r, F&& f, LoadSource source = LoadSource::kSpawns,
-              const std::vector<std::uint64_t>* load = nullptr) {
+auto run_weft(WeftSetup& setup, Record& r, F&& f, const std::vector<std::uint64_t>* load = nullptr) {
   setup.rt->reset_stats();
   const auto t0 = Clock::now();
   auto result = f(*setup.rt);
@@ -74,8 +70,8 @@ auto run_weft(WeftSetup& setup, Record& r, F&& f, LoadSource source = LoadSource
   r.frame_cost_ns = stats.frame_cost_ns;
   if (r.per_worker.size() < stats.per_worker.size()) r.per_worker.resize(stats.per_worker.size());
   for (std::size_t i = 0; i < stats.per_worker.size(); ++i) r.per_worker[i] += stats.per_worker[i];
-  if (source == LoadSource::kCounted) {
-    if (load != nullptr) add_load(r.load, *load);
+  if (load != nullptr) {
+    add_load(r.load, *load);
   } else {
     std::vector<std::uint64_t> spawns;
     for (const auto& w : stats.per_worker) spawns.push_back(w.spawns);
@@ -200,12 +196,13 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
       Record& r = records[s.record];
       if (progress) progress(rep, o.repeat, r.label());
       // Nodes per worker are counted only when profiling: the count costs about 9
-      // instructions per node (0.7%), which the timed runs should not carry.
+      // instructions per node (0.7%), which the timed runs should not carry. Otherwise
+      // `nodes` stays empty, and so does the record's load.
       std::vector<std::uint64_t> nodes;
       std::vector<std::uint64_t>* counted = o.profile ? &nodes : nullptr;
       const uts::Counts got = run_weft(
           s, r, [&](weft::Runtime& rt) { return uts::traverse_weft(rt, tree, o.cutoff, counted); },
-          LoadSource::kCounted, counted);
+          &nodes);
       check(r, got);
     }
     for (std::size_t i = first_threads; i < records.size(); ++i) {
