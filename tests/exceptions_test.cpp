@@ -246,10 +246,7 @@ TEST_P(ExceptionsTest, AnUnjoinedFuturesExceptionIsDiscarded) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, ExceptionsTest,
                          ::testing::Combine(::testing::Values("one", "half", "fixed:2", "adaptive"),
                                             ::testing::Values(1u, 2u, 4u)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 // ---- Exceptions from tasks that were certainly stolen ----
 
@@ -338,9 +335,6 @@ TEST_P(StolenExceptionTest, StolenSiblingsAllRunAndEachJoinGetsItsOwnOutcome) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StolenExceptionTest,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
                                             ::testing::Values(2u, 4u)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 }  // namespace

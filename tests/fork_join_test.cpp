@@ -460,10 +460,7 @@ TEST_P(ForkJoinTest, RunFromSeveralExternalThreads) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, ForkJoinTest,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
                                             ::testing::Values(1u, 2u, 4u, 8u)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 // ---- Outside any runtime ----
 

@@ -178,10 +178,7 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StatsMultiWorker,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
                                             ::testing::Values(2u, 4u)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 TEST(Stats, ResetStatsZeroesAndCountingStartsAfresh) {
   weft::Runtime rt(weft_test::make_config("half", 2));

@@ -374,10 +374,7 @@ TEST_P(RequestStress, EveryTaskRunsExactlyOnce) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, RequestStress,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "half", "adaptive"),
                                             ::testing::Values(1u, 3u)),
-                         [](const ::testing::TestParamInfo<StressParam>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 // R4 under contention: a thief posts and (sometimes) withdraws in a tight loop while the
 // owner only answers when its flags say so. If a pending request could lose its flags, the

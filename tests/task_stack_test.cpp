@@ -406,13 +406,7 @@ TEST_P(TaskStackStress, EveryTaskIsTakenExactlyOnce) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, TaskStackStress,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half"),
                                             ::testing::Values(1, 2, 4, 8)),
-                         [](const ::testing::TestParamInfo<StressParam>& info) {
-                           std::string name;
-                           for (char ch : std::get<0>(info.param)) {
-                             if (ch != ':') name.push_back(ch);
-                           }
-                           return name + "_" + std::to_string(std::get<1>(info.param)) + "thieves";
-                         });
+                         weft_test::PolicyCountName{});
 
 TEST_F(TaskStackTest, ReportsBarrierMode) {
   const auto mode = weft::platform::barrier_mode();

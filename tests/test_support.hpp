@@ -2,6 +2,8 @@
 // turns a hang into a failure, the steal policies to sweep, and reference computations.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -115,6 +118,16 @@ inline std::string name_for(std::string_view policy, unsigned workers) {
   }
   return name + "_w" + std::to_string(workers);
 }
+
+// The name generator of the suites parameterised by (policy spec, workers or thieves):
+// INSTANTIATE_TEST_SUITE_P(..., weft_test::PolicyCountName{}) names ("fixed:20", 4)
+// "fixed20_w4".
+struct PolicyCountName {
+  template <class Param>
+  std::string operator()(const ::testing::TestParamInfo<Param>& info) const {
+    return name_for(std::get<0>(info.param), static_cast<unsigned>(std::get<1>(info.param)));
+  }
+};
 
 inline std::int64_t serial_fib(int n) {
   std::int64_t a = 0;

@@ -333,20 +333,11 @@ TEST(UtsSmallTrees, WeftOutsideARuntimeRunsSerially) {
 
 using WeftCase = std::tuple<const char*, unsigned>;  // (steal policy, workers)
 
-weft::StealPolicy policy_named(std::string_view name) {
-  if (name == "one") return weft::StealPolicy::one();
-  if (name == "half") return weft::StealPolicy::half();
-  return weft::StealPolicy::fixed(2);
-}
-
 class UtsWeft : public ::testing::TestWithParam<WeftCase> {};
 
 TEST_P(UtsWeft, AgreesWithSequentialOnEveryShape) {
   const auto [policy, workers] = GetParam();
-  weft::Config config;
-  config.workers = workers;
-  config.steal = policy_named(policy);
-  weft::Runtime rt{config};
+  weft::Runtime rt{weft_test::make_config(policy, workers)};
   weft_test::with_watchdog(kWatchdog, "UTS weft small trees", [&] {
     for (const SmallTree& t : small_trees()) {
       EXPECT_EQ(uts::traverse_weft(rt, uts::Tree(params_from(t.flags))), t.expected) << t.name;
@@ -355,12 +346,9 @@ TEST_P(UtsWeft, AgreesWithSequentialOnEveryShape) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, UtsWeft,
-                         ::testing::Combine(::testing::Values("one", "half", "fixed2"),
+                         ::testing::Combine(::testing::Values("one", "half", "fixed:2"),
                                             ::testing::Values(1u, 2u, 4u)),
-                         [](const ::testing::TestParamInfo<WeftCase>& info) {
-                           return std::string(std::get<0>(info.param)) + "_w" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 using ThreadsCase = std::tuple<unsigned, std::size_t>;  // (threads, chunk size)
 

@@ -206,10 +206,7 @@ TEST_P(MatrixWeft, Matmul) {
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, MatrixWeft,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "half"),
                                             ::testing::Values(1u, 2u, 4u)),
-                         [](const ::testing::TestParamInfo<WeftCase>& info) {
-                           return weft_test::name_for(std::get<0>(info.param),
-                                                      std::get<1>(info.param));
-                         });
+                         weft_test::PolicyCountName{});
 
 // ---- verify() rejects wrong outputs ------------------------------------------------------
 
