@@ -18,36 +18,13 @@
 #include <utility>
 #include <vector>
 
+#include "weft/detail/sanitizers.hpp"
 #include "weft/weft.hpp"
-
-#if defined(__SANITIZE_THREAD__)
-#define WEFT_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WEFT_TEST_TSAN 1
-#endif
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define WEFT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WEFT_TEST_ASAN 1
-#endif
-#endif
 
 namespace weft_test {
 
-#if defined(WEFT_TEST_TSAN)
-inline constexpr bool kThreadSanitizer = true;
-#else
-inline constexpr bool kThreadSanitizer = false;
-#endif
-#if defined(WEFT_TEST_ASAN)
-inline constexpr bool kAddressSanitizer = true;
-#else
-inline constexpr bool kAddressSanitizer = false;
-#endif
+inline constexpr bool kThreadSanitizer = WEFT_DETAIL_TSAN == 1;
+inline constexpr bool kAddressSanitizer = WEFT_DETAIL_ASAN == 1;
 inline constexpr bool kSanitized = kThreadSanitizer || kAddressSanitizer;
 
 // Sanitized builds run 5-15x slower (TSan more than ASan); iteration counts are divided by

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "weft/config.hpp"
+#include "weft/detail/sanitizers.hpp"
 #include "weft/detail/task_stack.hpp"
 
 namespace weft::detail {
@@ -32,17 +33,8 @@ void thief_store_load_barrier() noexcept {
 namespace weft::platform {
 namespace {
 
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kSanitizerNeedsFence = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kSanitizerNeedsFence = true;
-#else
-constexpr bool kSanitizerNeedsFence = false;
-#endif
-#else
-constexpr bool kSanitizerNeedsFence = false;
-#endif
+// ThreadSanitizer does not model membarrier: its builds use the fence mode.
+constexpr bool kSanitizerNeedsFence = WEFT_DETAIL_TSAN == 1;
 
 BarrierMode decide() {
   const char* env = std::getenv("WEFT_BARRIER");

@@ -6,14 +6,30 @@
 #include <atomic>
 #include <cstdint>
 
+#include "weft/detail/sanitizers.hpp"
 #include "weft/detail/task_stack.hpp"
 
 namespace weft::detail {
 
-// A counter written by one thread and read by any: relaxed load and store, no RMW.
+// A counter written by one thread and read by any: no atomic read-modify-write, since
+// there is one writer; readers' relaxed loads see the old value or the new one.
 class Counter {
  public:
+  // Once per spawn, so it is the cheapest increment there is. On x86-64 that is one
+  // non-locked `add` on the counter's memory: an aligned 8-byte store is single-copy atomic
+  // there, so a reader never sees a torn value. The portable form below compiles to a load,
+  // an add and a store (compilers do not merge atomic accesses), and fib(35) on one worker
+  // ran ~12% slower with it (medians of 7 alternated runs; callgrind: 2 instructions more a
+  // spawn). ThreadSanitizer builds keep the portable form, which TSan can see.
+#if (defined(__x86_64__) || defined(_M_X64)) && !WEFT_DETAIL_TSAN
+  void bump() noexcept {
+    static_assert(sizeof(value_) == sizeof(std::uint64_t));
+    // "+m": the asm reads and writes exactly this word, and nothing else in memory.
+    asm("addq $1, %0" : "+m"(*reinterpret_cast<std::uint64_t*>(&value_)) : : "cc");
+  }
+#else
   void bump() noexcept { add(1); }
+#endif
   void add(std::uint64_t n) noexcept {
     value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
