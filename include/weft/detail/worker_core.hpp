@@ -19,7 +19,7 @@ class Counter {
   // non-locked `add` on the counter's memory: an aligned 8-byte store is single-copy atomic
   // there, so a reader never sees a torn value. The portable form below compiles to a load,
   // an add and a store (compilers do not merge atomic accesses), and fib(35) on one worker
-  // ran ~12% slower with it (medians of 7 alternated runs; callgrind: 2 instructions more a
+  // ran ~5% slower with it (medians of 7 alternated runs; callgrind: 2 instructions more a
   // spawn). ThreadSanitizer builds keep the portable form, which TSan can see.
 #if (defined(__x86_64__) || defined(_M_X64)) && !WEFT_DETAIL_TSAN
   void bump() noexcept {
