@@ -20,7 +20,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
 #include <weft/weft.hpp>
 
 namespace {
@@ -97,7 +96,8 @@ Options parse(int argc, char** argv) {
       o.n = static_cast<int>(parse_int(flag, value, 1, 50));
     } else if (flag == "--workers") {
       o.workers.clear();
-      for (const auto& w : split(value)) o.workers.push_back(static_cast<unsigned>(parse_int(flag, w, 1, 4096)));
+      for (const auto& w : split(value))
+        o.workers.push_back(static_cast<unsigned>(parse_int(flag, w, 1, 4096)));
     } else if (flag == "--steal") {
       o.steal = split(value);
       for (const auto& s : o.steal) {
@@ -112,7 +112,8 @@ Options parse(int argc, char** argv) {
     } else if (flag == "--json") {
       o.json = value;
     } else if (flag == "--only") {
-      if (value != "serial" && value != "weft") usage_error("--only \"" + value + "\": expected serial or weft");
+      if (value != "serial" && value != "weft")
+        usage_error("--only \"" + value + "\": expected serial or weft");
       o.run_serial = value == "serial";
       o.run_weft = value == "weft";
     } else {
@@ -164,7 +165,8 @@ int main(int argc, char** argv) {
       const long got = serial_fib(n);
       serial_times.push_back(seconds_since(t0));
       if (got != expected) {
-        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n", n, got, expected);
+        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n",
+                     n, got, expected);
         return 1;
       }
     }
@@ -175,7 +177,8 @@ int main(int argc, char** argv) {
       const long got = s.rt->run([n] { return fib(n); });
       s.times.push_back(seconds_since(t0));
       if (got != expected) {
-        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER fib(%d) = %ld, expected %ld (%s, %u workers)\n",
+        std::fprintf(stderr,
+                     "\nweft-fib-demo: WRONG ANSWER fib(%d) = %ld, expected %ld (%s, %u workers)\n",
                      n, got, expected, s.steal.c_str(), s.workers);
         return 1;
       }
@@ -213,14 +216,15 @@ int main(int argc, char** argv) {
     char ns_text[32] = "-";
     if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
     std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f %9.0f %10.2f %11.0f %9.0f %7.0f\n", s.steal.c_str(),
-                s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup, c.steals / reps, c.tasks_per_steal(),
-                c.stolen_joins / reps, c.leapfrogs / reps, c.parks / reps);
+                s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup, c.steals / reps,
+                c.tasks_per_steal(), c.stolen_joins / reps, c.leapfrogs / reps, c.parks / reps);
     json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
          << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
          << ",\"speedup_vs_1_worker\":" << speedup;
     if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
     json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
-         << ",\"tasks_stolen\":" << c.tasks_stolen / reps << ",\"steal_attempts\":" << c.steal_attempts / reps
+         << ",\"tasks_stolen\":" << c.tasks_stolen / reps
+         << ",\"steal_attempts\":" << c.steal_attempts / reps
          << ",\"stolen_joins\":" << c.stolen_joins / reps << ",\"leapfrogs\":" << c.leapfrogs / reps
          << ",\"parks\":" << c.parks / reps << "}}";
     first = false;

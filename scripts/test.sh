@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # the stage_* functions are called indirectly
 # One command that runs weft's whole test suite, stage by stage:
+#   format   every C++ file is as clang-format (.clang-format) leaves it
 #   release  Release build in build/, then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
@@ -10,7 +11,7 @@
 # with PASS/FAIL and its duration, and the exit status is non-zero if any stage failed.
 #
 # Usage: scripts/test.sh [--quick] [--no-sanitizers] [-h|--help]
-#   --quick          the release stage only
+#   --quick          the format and release stages only
 #   --no-sanitizers  skip the tsan and asan stages
 # Environment:
 #   WEFT_JOBS            parallel build jobs (default: the number of CPUs)
@@ -115,6 +116,31 @@ run_ctest() {
 
 # ---------------------------------------------------------------------------------------
 # Stages.
+
+# Every C++ file as .clang-format says (clang-format from the Debian package; other major
+# versions format a few constructs differently).
+stage_format() {
+  detail "clang-format not found (the clang-format package)"
+  command -v clang-format >/dev/null 2>&1
+  local -a files
+  if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mapfile -t files < <(git -C "$ROOT" ls-files '*.cpp' '*.hpp')
+  else
+    mapfile -t files < <(find include src tests bench examples -name '*.[ch]pp' | sort)
+  fi
+  note "$(clang-format --version | head -n1); ${#files[@]} files"
+  local unformatted=()
+  local f
+  for f in "${files[@]}"; do
+    clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || unformatted+=("$f")
+  done
+  if [[ ${#unformatted[@]} -gt 0 ]]; then
+    printf '    not formatted (fix: clang-format -i FILE): %s\n' "${unformatted[@]}" >&2
+    detail "${#unformatted[@]} of ${#files[@]} files not clang-formatted"
+    return 1
+  fi
+  detail "${#files[@]} files clang-formatted"
+}
 
 stage_release() {
   detail "configure failed"
@@ -240,7 +266,7 @@ stage_install() {
 # ---------------------------------------------------------------------------------------
 # Driver.
 
-STAGES=(release)
+STAGES=(format release)
 [[ "$quick" -eq 0 && "$sanitizers" -eq 1 ]] && STAGES+=(tsan asan)
 [[ "$quick" -eq 0 ]] && STAGES+=(install)
 

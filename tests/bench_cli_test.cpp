@@ -13,8 +13,8 @@
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
 #include "cli/trace_json.hpp"
-#include "uts/uts_weft.hpp"
 #include "uts/uts_seq.hpp"
+#include "uts/uts_weft.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ using bench_test::error_of;
 using bench_test::parse;
 
 // A binomial tree of 30,057 nodes: big enough to be stolen from, small enough for sanitizers.
-const std::vector<std::string_view> kSmallTree = {"uts", "-t", "0",  "-b", "2000", "-q",
+const std::vector<std::string_view> kSmallTree = {"uts",  "-t", "0", "-b", "2000", "-q",
                                                   "0.12", "-m", "8", "-r", "2"};
 const uts::Counts kSmallCounts{30057, 26549, 59};
 
@@ -91,8 +91,8 @@ TEST(BenchCliArgs, CustomTreeFlags) {
 }
 
 TEST(BenchCliArgs, Fib) {
-  const Options o = parse({"fib", "40", "--steal", "half", "--workers", "2", "--repeat", "3",
-                           "--json", "f.json"});
+  const Options o = parse(
+      {"fib", "40", "--steal", "half", "--workers", "2", "--repeat", "3", "--json", "f.json"});
   EXPECT_EQ(o.command, Command::kFib);
   EXPECT_EQ(o.fib_n, 40);
   EXPECT_EQ(o.steal, std::vector<std::string>{"half"});
@@ -209,8 +209,7 @@ TEST(BenchCliCutoff, CountsStayExact) {
   config.workers = 2;
   weft::Runtime rt{config};
   for (const char* spec : {"none", "level:0", "level:2", "level:30", "tasks:1", "tasks:4"}) {
-    EXPECT_EQ(uts::traverse_weft(rt, tree, weft_bench::parse_cutoff(spec)), kSmallCounts)
-        << spec;
+    EXPECT_EQ(uts::traverse_weft(rt, tree, weft_bench::parse_cutoff(spec)), kSmallCounts) << spec;
   }
 }
 
@@ -221,8 +220,10 @@ bool balanced(const std::string& json) {
   for (std::size_t i = 0; i < json.size(); ++i) {
     const char c = json[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;
@@ -244,8 +245,8 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 TEST(BenchCliSweep, UtsEveryImplementationMatches) {
-  const Options o = small_tree_options({"--steal", "one,half", "--workers", "1,2", "--repeat",
-                                        "2", "--chunk", "4", "--cutoff", "tasks:8"});
+  const Options o = small_tree_options({"--steal", "one,half", "--workers", "1,2", "--repeat", "2",
+                                        "--chunk", "4", "--cutoff", "tasks:8"});
   std::vector<std::string> labels;
   const weft_bench::UtsResult result =
       weft_bench::run_uts(o, [&](int rep, int, const std::string& label) {
@@ -344,8 +345,10 @@ TEST(BenchCliSweep, UtsOverBothMechanisms) {
 
 TEST(BenchCliSweep, WrongPublishedCountsAreReported) {
   Options o = small_tree_options({"--impl", "seq", "--repeat", "1"});
-  uts::Preset wrong{"W", "a preset whose published size is off by one", o.tree,
-                    kSmallCounts.nodes + 1, std::nullopt, std::nullopt, "this test"};
+  uts::Preset wrong{"W",          "a preset whose published size is off by one",
+                    o.tree,       kSmallCounts.nodes + 1,
+                    std::nullopt, std::nullopt,
+                    "this test"};
   o.preset = &wrong;
   try {
     (void)weft_bench::run_uts(o);
@@ -356,8 +359,8 @@ TEST(BenchCliSweep, WrongPublishedCountsAreReported) {
 }
 
 TEST(BenchCliSweep, FibMatchesAndReports) {
-  const Options o = parse({"fib", "18", "--steal", "one,fixed:2", "--workers", "1,2",
-                           "--repeat", "2"});
+  const Options o =
+      parse({"fib", "18", "--steal", "one,fixed:2", "--workers", "1,2", "--repeat", "2"});
   const weft_bench::FibResult result = weft_bench::run_fib(o);
   EXPECT_EQ(result.value, 2584);
   EXPECT_EQ(result.spawns, 4180u);  // fib(19) - 1 internal nodes of the call tree
@@ -366,8 +369,8 @@ TEST(BenchCliSweep, FibMatchesAndReports) {
   EXPECT_EQ(result.records[1].counters.spawns, 2 * result.spawns);
   const std::string json = weft_bench::fib_json(result);
   EXPECT_TRUE(balanced(json)) << json;
-  for (const char* key : {"\"benchmark\":\"fib\"", "\"value\":2584", "\"ns_per_spawn\":",
-                          "\"speedup_vs_serial\":", "\"steal\":\"fixed:2\""}) {
+  for (const char* key : {"\"benchmark\":\"fib\"", "\"value\":2584",
+                          "\"ns_per_spawn\":", "\"speedup_vs_serial\":", "\"steal\":\"fixed:2\""}) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_NE(weft_bench::fib_table(result).find("fib(18) = 2584"), std::string::npos);

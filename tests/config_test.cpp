@@ -20,9 +20,7 @@ using weft::ConfigError;
 using weft::StealPolicy;
 using weft::StealView;
 
-std::int64_t amount(const StealPolicy& p, std::int64_t n) {
-  return p.amount(StealView{n});
-}
+std::int64_t amount(const StealPolicy& p, std::int64_t n) { return p.amount(StealView{n}); }
 
 // The ConfigError message thrown by fn, or "" if it throws nothing.
 template <class F>
@@ -152,8 +150,9 @@ TEST(StealPolicy, AllowedSpecsListsEveryForm) {
 
 class FromEnv : public ::testing::Test {
  protected:
-  static constexpr const char* kVars[] = {"WEFT_WORKERS",    "WEFT_STEAL",      "WEFT_SEED",
-                                          "WEFT_PIN",        "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE",
+  static constexpr const char* kVars[] = {"WEFT_WORKERS",    "WEFT_STEAL",
+                                          "WEFT_SEED",       "WEFT_PIN",
+                                          "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE",
                                           "WEFT_PROFILE",    "WEFT_TRACE_EVENTS",
                                           "WEFT_MECHANISM",  "WEFT_REQUEST_TIMEOUT_US"};
 
@@ -299,7 +298,8 @@ TEST_F(FromEnv, ProfileAndTraceEvents) {
   setenv("WEFT_TRACE_EVENTS", "16777216", 1);
   EXPECT_EQ(weft::Config::from_env().trace_events, std::size_t{1} << 24);
   unsetenv("WEFT_TRACE_EVENTS");
-  for (const char* bad : {"-1", "16777217", "1e6", "many"}) expect_rejected("WEFT_TRACE_EVENTS", bad);
+  for (const char* bad : {"-1", "16777217", "1e6", "many"})
+    expect_rejected("WEFT_TRACE_EVENTS", bad);
 }
 
 TEST(ConfigValidate, TraceEventsCapped) {

@@ -273,10 +273,12 @@ TEST_P(StolenExceptionTest, ExceptionOfAStolenTaskIsRethrownAtTheJoin) {
         });
         std::vector<weft::Future<int>> fillers;
         for (int i = 0; i < 24; ++i) fillers.emplace_back(weft::spawn([i] { return i; }));
-        stolen =
-            weft_test::spin_until([&] {
+        stolen = weft_test::spin_until(
+            [&] {
               weft::poll();  // the request mechanism hears thieves only here
-              return started.load(std::memory_order_acquire); }, 20000ms);
+              return started.load(std::memory_order_acquire);
+            },
+            20000ms);
         int sum = 0;
         while (!fillers.empty()) {
           sum += fillers.back().join();
@@ -312,9 +314,12 @@ TEST_P(StolenExceptionTest, StolenSiblingsAllRunAndEachJoinGetsItsOwnOutcome) {
       }));
     }
     // Let thieves take some of them before joining.
-    (void)weft_test::spin_until([&] {
-              weft::poll();  // the request mechanism hears thieves only here
-              return started.load() > 0; }, 20000ms);
+    (void)weft_test::spin_until(
+        [&] {
+          weft::poll();  // the request mechanism hears thieves only here
+          return started.load() > 0;
+        },
+        20000ms);
     int caught = 0;
     for (int i = kTasks - 1; i >= 0; --i) {
       try {
@@ -333,7 +338,8 @@ TEST_P(StolenExceptionTest, StolenSiblingsAllRunAndEachJoinGetsItsOwnOutcome) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StolenExceptionTest,
-                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half",
+                                                              "adaptive"),
                                             ::testing::Values(2u, 4u)),
                          weft_test::PolicyCountName{});
 

@@ -458,7 +458,8 @@ TEST_P(ForkJoinTest, RunFromSeveralExternalThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, ForkJoinTest,
-                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half",
+                                                              "adaptive"),
                                             ::testing::Values(1u, 2u, 4u, 8u)),
                          weft_test::PolicyCountName{});
 

@@ -50,7 +50,8 @@ TEST(Idle, AnIdlePoolAfterAParallelRunOnManyWorkersSleeps) {
   // oversubscribed tests) that can take more than a few milliseconds, so wait for it.
   EXPECT_TRUE(weft_test::spin_until(
       [&rt] { return rt.stats().total.parks >= rt.stats().per_worker.size(); }, 20000ms))
-      << "idle workers should have gone to sleep\n" << rt.stats().table();
+      << "idle workers should have gone to sleep\n"
+      << rt.stats().table();
   const std::uint64_t parks_before = rt.stats().total.parks;
   const double used = cpu_seconds_over_one_idle_second();
   EXPECT_LT(used, 0.05) << "an idle pool burned " << used << " s of CPU in 1 s\n"

@@ -25,7 +25,7 @@ using weft_test::weft_fib;
 // Every counter, by name, so that checks can loop over them.
 struct CounterField {
   const char* name;
-  std::uint64_t weft::WorkerStats::* member;
+  std::uint64_t weft::WorkerStats::*member;
 };
 const std::vector<CounterField>& counter_fields() {
   static const std::vector<CounterField> fields = {
@@ -120,9 +120,12 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
         return weft_fib(m);
       }));
     }
-    stolen = weft_test::spin_until([&] {
-              weft::poll();  // the request mechanism hears thieves only here
-              return started.load() > 0; }, 20s);
+    stolen = weft_test::spin_until(
+        [&] {
+          weft::poll();  // the request mechanism hears thieves only here
+          return started.load() > 0;
+        },
+        20s);
     std::int64_t total = 0;
     while (!fs.empty()) {
       total += fs.back().join();
@@ -176,7 +179,8 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StatsMultiWorker,
-                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half", "adaptive"),
+                         ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half",
+                                                              "adaptive"),
                                             ::testing::Values(2u, 4u)),
                          weft_test::PolicyCountName{});
 
@@ -227,9 +231,13 @@ std::int64_t deep_wait(int levels) {
       started.store(true);
       return weft_test::busy_tree(5, 7, true);  // 3125 leaves: 6 ms of work
     });
-    EXPECT_TRUE(weft_test::spin_until([&] {
-              weft::poll();  // the request mechanism hears thieves only here
-              return started.load(); }, 20s)) << "never stolen";
+    EXPECT_TRUE(weft_test::spin_until(
+        [&] {
+          weft::poll();  // the request mechanism hears thieves only here
+          return started.load();
+        },
+        20s))
+        << "never stolen";
     return tree.join();
   }
   const std::int64_t r = deep_wait(levels - 1);

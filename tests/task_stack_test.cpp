@@ -28,15 +28,15 @@
 namespace {
 
 namespace wd = weft::detail;
+using weft::StealPolicy;
+using weft::StealView;
 using weft_test::CountedTask;
 using weft_test::ExactlyOnceChecker;
 using weft_test::Owner;
 using weft_test::push_n;
 using weft_test::run_claim;
-using weft_test::TaskError;
-using weft::StealPolicy;
-using weft::StealView;
 using weft_test::scaled;
+using weft_test::TaskError;
 
 // What thieves did, summed over all of them.
 struct ThiefTotals {
@@ -87,8 +87,6 @@ class TaskStackTest : public ::testing::Test {
 };
 
 // ---- Quiescent claims: exact amounts ----
-
-
 
 TEST_F(TaskStackTest, HalfTakesTheOldestCeilHalf) {
   for (std::int64_t n = 1; n <= 50; ++n) {
@@ -233,8 +231,8 @@ TEST_F(TaskStackTest, QuiescentStealsMatchAModelAndAreNeverFalselyEmpty) {
     stack.init(24);
     ExactlyOnceChecker checker(static_cast<std::size_t>(steps));
     Owner owner(stack, checker);
-    const std::int64_t successful_steals = weft_test::drive_against_model(
-        stack, owner, policy, steps, 1234 + p, [&](std::int64_t n) {
+    const std::int64_t successful_steals =
+        weft_test::drive_against_model(stack, owner, policy, steps, 1234 + p, [&](std::int64_t n) {
           EXPECT_EQ(stack.available(), n) << "a falsely empty (or full) stack";
           wd::StealFailure why = wd::StealFailure::kNone;
           const wd::Claim claim = stack.steal(policy, 7, &why);

@@ -64,8 +64,7 @@ void with_watchdog(std::chrono::seconds timeout, const char* what, F&& fn) {
 
 // The steal policies every fork-join program is run under.
 inline const std::vector<std::string>& policy_specs() {
-  static const std::vector<std::string> specs = {"one", "fixed:2", "fixed:20", "half",
-                                                  "adaptive"};
+  static const std::vector<std::string> specs = {"one", "fixed:2", "fixed:20", "half", "adaptive"};
   return specs;
 }
 

@@ -198,9 +198,7 @@ TEST(SparseLuRun, SerialAndWeftAgree) {
   for (const char* size : {"10x16", "12x20", "1x1", "3x5"}) run_everywhere<SparseLu>(size);
 }
 
-TEST(SparseLuRun, EveryPolicyStealsAndAgrees) {
-  run_with_steals<SparseLu>("12x20");
-}
+TEST(SparseLuRun, EveryPolicyStealsAndAgrees) { run_with_steals<SparseLu>("12x20"); }
 
 TEST(SparseLuVerify, RejectsAOneUlpChange) {
   SparseLu lu(SparseLu::parse("10x16"));
@@ -288,9 +286,7 @@ TEST(FftRun, SerialAndWeftAgree) {
   for (const char* size : {"2^10", "2^14", "16", "2^7"}) run_everywhere<Fft>(size);
 }
 
-TEST(FftRun, EveryPolicyStealsAndAgrees) {
-  run_with_steals<Fft>("2^14");
-}
+TEST(FftRun, EveryPolicyStealsAndAgrees) { run_with_steals<Fft>("2^14"); }
 
 // A butterfly computed wrong, or too early, changes the transform at a sampled frequency.
 TEST(FftVerify, SampledFrequenciesCatchAWrongOutput) {

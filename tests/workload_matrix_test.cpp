@@ -196,12 +196,8 @@ class MatrixWeft : public ::testing::TestWithParam<WeftCase> {
   }
 };
 
-TEST_P(MatrixWeft, Strassen) {
-  expect_all_sizes_verify<Strassen>();
-}
-TEST_P(MatrixWeft, Matmul) {
-  expect_all_sizes_verify<Matmul>();
-}
+TEST_P(MatrixWeft, Strassen) { expect_all_sizes_verify<Strassen>(); }
+TEST_P(MatrixWeft, Matmul) { expect_all_sizes_verify<Matmul>(); }
 
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, MatrixWeft,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "half"),

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <limits>
 #include <system_error>
-
 #include <weft/config.hpp>
 
 #include "cli/compare.hpp"
@@ -19,8 +18,7 @@ std::int64_t parse_integer(std::string_view argument, std::string_view text, std
                            std::int64_t hi) {
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || v < lo ||
-      v > hi) {
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || v < lo || v > hi) {
     throw UsageError(argument, "expected a whole number from " + std::to_string(lo) + " to " +
                                    std::to_string(hi) + ", got \"" + std::string(text) + "\"");
   }
@@ -111,8 +109,8 @@ std::vector<Impl> parse_impls(std::string_view text) {
 
 // Applies the tree flags over the preset's (or the default) parameters. A range error found
 // only by validate() is attributed to the first flag that alone makes the base invalid.
-void apply_tree_flags(Options& o, const std::vector<std::pair<std::string_view, std::string_view>>&
-                                      flags) {
+void apply_tree_flags(Options& o,
+                      const std::vector<std::pair<std::string_view, std::string_view>>& flags) {
   if (flags.empty()) return;
   const uts::TreeParams base = o.tree;
   for (const auto& [flag, value] : flags) {
@@ -244,14 +242,13 @@ Options parse_args(std::span<const std::string_view> args) {
       o.profile = true;
       continue;
     }
-    const bool is_option = flag == "--steal" || flag == "--mechanism" || flag == "--workers" ||
-                           flag == "--repeat" || flag == "--json" ||
-                           (o.command != Command::kCompare && flag == "--trace") ||
-                           (o.command == Command::kUts &&
-                            (flag == "--tree" || flag == "--impl" || flag == "--chunk" ||
-                             flag == "--cutoff")) ||
-                           (o.command == Command::kCompare &&
-                            (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir"));
+    const bool is_option =
+        flag == "--steal" || flag == "--mechanism" || flag == "--workers" || flag == "--repeat" ||
+        flag == "--json" || (o.command != Command::kCompare && flag == "--trace") ||
+        (o.command == Command::kUts &&
+         (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
+        (o.command == Command::kCompare &&
+         (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -324,7 +321,9 @@ std::string usage() {
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
          "  every other run is checked against it (and against the preset's published counts).\n"
-         "  Trees: " + known_presets() + " (default T3), or the reference's flags\n"
+         "  Trees: " +
+         known_presets() +
+         " (default T3), or the reference's flags\n"
          "  (e.g. -t 0 -b 2000 -q 0.124875 -m 8 -r 42). --steal applies to weft, --chunk to\n"
          "  threads, --cutoff to weft (level:L spawns only above depth L; tasks:K only while\n"
          "  fewer than K tasks wait on the worker). Defaults: --steal one --workers 1,2\n"
@@ -334,7 +333,9 @@ std::string usage() {
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
          "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Workloads and\n"
-         "  default sizes: " + workload_names() + ".\n"
+         "  default sizes: " +
+         workload_names() +
+         ".\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
          "  --steal: every weft run is one (mechanism, policy, workers), labelled e.g.\n"
          "  \"weft request/half w=2\", with \"mechanism\":\"request\" in its JSON run object;\n"
@@ -349,7 +350,8 @@ std::string usage() {
          "profile (R_busy, R_steal, R_idle, R_switch, R_frame; tasks per steal; load-balancing\n"
          "operations = tasks stolen). --trace FILE writes a Chrome/Perfetto timeline of the\n"
          "weft runs (ui.perfetto.dev or chrome://tracing), at most " +
-         std::to_string(kTraceEventsPerWorker) + " events per worker.\n"
+         std::to_string(kTraceEventsPerWorker) +
+         " events per worker.\n"
          "Steal specs: " +
          weft::StealPolicy::allowed_specs() + ".\nMechanisms: concurrent, request.\n";
 }

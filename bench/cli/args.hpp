@@ -3,8 +3,6 @@
 // main prints exactly one line and the tests can check each message.
 #pragma once
 
-#include "uts/uts_weft.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -12,11 +10,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
 #include <weft/config.hpp>
 
 #include "uts/presets.hpp"
 #include "uts/tree.hpp"
+#include "uts/uts_weft.hpp"
 
 namespace weft_bench {
 
@@ -51,11 +49,11 @@ struct Options {
   std::vector<std::string> steal{"one"};  // each accepted by weft::StealPolicy::parse
   std::vector<unsigned> workers{1, 2};
   int repeat = 5;
-  std::string json;  // "" = no JSON file
+  std::string json;      // "" = no JSON file
   bool profile = false;  // the execution profile of every weft run (Config::profile)
   std::string trace;     // "" = no Chrome/Perfetto trace file
   // uts
-  std::string tree_name = "T3";     // the preset's name, or "custom" when flags were given
+  std::string tree_name = "T3";         // the preset's name, or "custom" when flags were given
   const uts::Preset* preset = nullptr;  // set only when the tree is exactly a preset
   uts::TreeParams tree;
   std::vector<Impl> impls{Impl::kSeq, Impl::kWeft, Impl::kThreads};  // always starts with kSeq

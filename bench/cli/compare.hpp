@@ -20,9 +20,9 @@ const std::vector<std::string>& known_peers();
 
 // One implementation of one workload at one worker count.
 struct CompareRun {
-  std::string impl;   // "serial", "weft", or a peer's name
+  std::string impl;  // "serial", "weft", or a peer's name
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
-  std::string steal;  // weft only
+  std::string steal;                                                   // weft only
   unsigned workers = 1;
   std::vector<double> times;                  // seconds, one per repetition; empty when skipped
   std::string result;                         // the last run's account of its output

@@ -11,9 +11,7 @@ using bench_text::format;
 using bench_text::number;
 using bench_text::quote;
 
-double serial_median(const CompareWorkload& w) {
-  return median(w.runs.front().times);
-}
+double serial_median(const CompareWorkload& w) { return median(w.runs.front().times); }
 
 const PeerRatio* ratio_of(const std::vector<PeerRatio>& ratios, const CompareRun& run) {
   for (const PeerRatio& r : ratios)

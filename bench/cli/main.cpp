@@ -1,7 +1,7 @@
 // weft-bench: UTS and Fibonacci sweeps over implementations, steal policies and worker
-// counts, and the side-by-side comparison with the peer runtimes (weft-bench --help). The work is in the weft_bench_cli library; this file only
-// maps its outcomes to streams and exit codes: 0 done, 1 a wrong result or an I/O failure,
-// 2 a bad argument or WEFT_* variable.
+// counts, and the side-by-side comparison with the peer runtimes (weft-bench --help). The work is
+// in the weft_bench_cli library; this file only maps its outcomes to streams and exit codes: 0
+// done, 1 a wrong result or an I/O failure, 2 a bad argument or WEFT_* variable.
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,7 +11,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
 #include <weft/config.hpp>
 
 #include "cli/args.hpp"
@@ -64,7 +63,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   // Fail before a long sweep, not after it, when an output file cannot be written.
-  for (const auto& [flag, path] : {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
+  for (const auto& [flag, path] :
+       {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
     if (!path.empty() && !std::ofstream(path, std::ios::app)) {
       std::fprintf(stderr, "weft-bench: %s %s: cannot open for writing\n", flag, path.c_str());
       return 2;

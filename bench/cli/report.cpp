@@ -61,8 +61,8 @@ void load_json(std::ostream& out, const Record& r, int repeat) {
 }
 
 void counts_json(std::ostream& out, const uts::Counts& c) {
-  out << "{\"nodes\":" << c.nodes << ",\"leaves\":" << c.leaves
-      << ",\"max_depth\":" << c.max_depth << "}";
+  out << "{\"nodes\":" << c.nodes << ",\"leaves\":" << c.leaves << ",\"max_depth\":" << c.max_depth
+      << "}";
 }
 
 // "123,456,789" per worker, per run, for the load column.
@@ -88,7 +88,8 @@ std::string counter_cells(const Record& r, int repeat) {
 std::string profile_table(const std::vector<Record>& records, int repeat) {
   std::string out =
       "\nexecution profile (shares of the workers' time; frame = pushed tasks x the calibrated\n"
-      " spawn+join cost; lb_ops = tasks that ran on another worker than their spawner, per run;\n time_ms = the window per run, summed over the workers in a run's first row)\n";
+      " spawn+join cost; lb_ops = tasks that ran on another worker than their spawner, per run;\n "
+      "time_ms = the window per run, summed over the workers in a run's first row)\n";
   out += format("%-40s %8s %8s %8s %8s %8s %9s %10s %9s\n", "run / worker", "R_busy", "R_steal",
                 "R_idle", "R_switch", "R_frame", "tasks/stl", "lb_ops", "time_ms");
   auto row = [&](const std::string& label, const weft::WorkerStats& w) {
@@ -111,7 +112,8 @@ void shares_json(std::ostream& out, const weft::WorkerStats& w, int repeat) {
   const weft::ProfileShares r = w.shares();
   out << "{\"r_busy\":" << number(r.busy) << ",\"r_steal\":" << number(r.steal)
       << ",\"r_idle\":" << number(r.idle) << ",\"r_switch\":" << number(r.switch_)
-      << ",\"r_frame\":" << number(r.frame) << ",\"busy_ns\":" << number(per_run(w.busy_ns(), repeat))
+      << ",\"r_frame\":" << number(r.frame)
+      << ",\"busy_ns\":" << number(per_run(w.busy_ns(), repeat))
       << ",\"steal_ns\":" << number(per_run(w.steal_ns, repeat))
       << ",\"idle_ns\":" << number(per_run(w.idle_ns, repeat))
       << ",\"switch_ns\":" << number(per_run(w.switch_ns, repeat))
@@ -139,12 +141,13 @@ std::string uts_table(const UtsResult& res) {
   const Record& seq = res.records.at(0);
   const double ts = median(seq.times);
   const double nodes = static_cast<double>(seq.counts.nodes);
-  std::string out = format("UTS %s (%s): %llu nodes, %llu leaves, depth %d; %d repetitions, "
-                           "cutoff %s, chunk %zu\n",
-                           res.tree_name.c_str(), res.tree_args.c_str(),
-                           static_cast<unsigned long long>(seq.counts.nodes),
-                           static_cast<unsigned long long>(seq.counts.leaves),
-                           seq.counts.max_depth, res.repeat, res.cutoff.spec().c_str(), res.chunk);
+  std::string out = format(
+      "UTS %s (%s): %llu nodes, %llu leaves, depth %d; %d repetitions, "
+      "cutoff %s, chunk %zu\n",
+      res.tree_name.c_str(), res.tree_args.c_str(),
+      static_cast<unsigned long long>(seq.counts.nodes),
+      static_cast<unsigned long long>(seq.counts.leaves), seq.counts.max_depth, res.repeat,
+      res.cutoff.spec().c_str(), res.chunk);
   out +=
       "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
       " weft counters per run; load eff = avg/max of the nodes each thread or worker visited;\n"
@@ -216,8 +219,9 @@ std::string fib_table(const FibResult& res) {
   std::string out =
       format("fib(%d) = %ld, %llu spawns per weft run, %d repetitions; serial median %.4f s\n",
              res.n, res.value, static_cast<unsigned long long>(res.spawns), res.repeat, ts);
-  out += "(times: median/min/max s; speedup against serial's median; ns/spawn: 1-worker\n"
-         " overhead over serial per spawn; weft counters per run)\n";
+  out +=
+      "(times: median/min/max s; speedup against serial's median; ns/spawn: 1-worker\n"
+      " overhead over serial per spawn; weft counters per run)\n";
   out += format("%-7s %-10s %-9s %7s %9s %9s %9s %8s %9s %9s %9s %10s %9s\n", "impl", "mech",
                 "steal", "workers", "median_s", "min_s", "max_s", "speedup", "ns/spawn", "steals",
                 "tasks/stl", "stolen_jn", "leapfrog");

@@ -4,16 +4,15 @@
 #include <chrono>
 #include <memory>
 #include <sstream>
-
 #include <weft/weft.hpp>
 
 #include "cli/fib.hpp"
-#include "workloads/fib.hpp"
-#include "uts/uts_weft.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree_flags.hpp"
 #include "uts/uts_seq.hpp"
 #include "uts/uts_threads.hpp"
+#include "uts/uts_weft.hpp"
+#include "workloads/fib.hpp"
 
 namespace weft_bench {
 namespace {
@@ -60,7 +59,8 @@ void add_load(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>&
 // profile). `load`, if given, is what the run counted (left empty: no load measured);
 // otherwise the load is the spawns per worker.
 template <class F>
-auto run_weft(WeftSetup& setup, Record& r, F&& f, const std::vector<std::uint64_t>* load = nullptr) {
+auto run_weft(WeftSetup& setup, Record& r, F&& f,
+              const std::vector<std::uint64_t>* load = nullptr) {
   setup.rt->reset_stats();
   const auto t0 = Clock::now();
   auto result = f(*setup.rt);
@@ -245,9 +245,8 @@ FibResult run_fib(const Options& o, const Progress& progress) {
     for (auto& s : setups) {
       Record& r = records[s.record];
       if (progress) progress(rep, o.repeat, r.label());
-      check(r, run_weft(s, r, [n](weft::Runtime& rt) {
-              return rt.run([n] { return fib_weft(n); });
-            }));
+      check(r,
+            run_weft(s, r, [n](weft::Runtime& rt) { return rt.run([n] { return fib_weft(n); }); }));
     }
   }
   collect_traces(setups, records);

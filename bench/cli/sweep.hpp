@@ -9,7 +9,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
 #include <weft/profile.hpp>
 #include <weft/stats.hpp>
 
@@ -31,10 +30,10 @@ using Progress = std::function<void(int rep, int repeat, const std::string& labe
 // One combination and everything measured of it over all repetitions. A weft combination
 // is (mechanism, steal policy, workers), in the order mechanism, policy, workers.
 struct Record {
-  Impl impl = Impl::kSeq;      // fib: kSeq is the serial recursion
+  Impl impl = Impl::kSeq;  // fib: kSeq is the serial recursion
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
-  std::string steal;           // weft only, else ""
-  unsigned workers = 1;        // seq: 1
+  std::string steal;                                                   // weft only, else ""
+  unsigned workers = 1;                                                // seq: 1
   std::vector<double> times;   // seconds, one per repetition, in order
   uts::Counts counts;          // uts: of the last run (all runs were checked equal)
   weft::WorkerStats counters;  // weft: rt.stats().total summed over the repetitions
@@ -61,7 +60,7 @@ struct UtsResult {
 
 struct FibResult {
   int n = 0;
-  long value = 0;           // fib(n)
+  long value = 0;            // fib(n)
   std::uint64_t spawns = 0;  // spawns per weft run: the call tree's internal nodes
   int repeat = 0;
   bool profiled = false;

@@ -87,8 +87,9 @@ std::string chrome_trace(const std::vector<Record>& records) {
         if (e.kind == weft::TraceEvent::Kind::kBusy) {
           w.slice(pid, tid, "busy", begin, end);
         } else {
-          w.slice(pid, tid, "steal", begin, end,
-                  "\"victim\":" + std::to_string(e.victim) + ",\"tasks\":" + std::to_string(e.tasks));
+          w.slice(
+              pid, tid, "steal", begin, end,
+              "\"victim\":" + std::to_string(e.victim) + ",\"tasks\":" + std::to_string(e.tasks));
           w.arrow(pid, e.victim, begin, tid, end);
         }
         if (e.end_ns > covered) covered = e.end_ns;

@@ -38,8 +38,6 @@ inline std::string quote(const std::string& s) {
 }
 
 // JSON has no inf or nan: write null for them.
-inline std::string number(double x) {
-  return std::isfinite(x) ? format("%.9g", x) : "null";
-}
+inline std::string number(double x) { return std::isfinite(x) ? format("%.9g", x) : "null"; }
 
 }  // namespace bench_text

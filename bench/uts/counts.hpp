@@ -10,8 +10,8 @@ namespace uts {
 
 struct Counts {
   std::uint64_t nodes = 0;
-  std::uint64_t leaves = 0;      // nodes with no children
-  std::int32_t max_depth = 0;    // the deepest node's height; the root is at height 0
+  std::uint64_t leaves = 0;    // nodes with no children
+  std::int32_t max_depth = 0;  // the deepest node's height; the root is at height 0
 
   // Records one node at `height` that has `children` children.
   void count_node(std::int32_t height, int children) {

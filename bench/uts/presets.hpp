@@ -20,9 +20,9 @@ struct Preset {
   std::string_view name;
   std::string_view description;
   TreeParams params;
-  std::uint64_t nodes;                      // published tree size
-  std::optional<std::uint64_t> leaves;      // when the source publishes them
-  std::optional<std::int32_t> max_depth;    // likewise
+  std::uint64_t nodes;                    // published tree size
+  std::optional<std::uint64_t> leaves;    // when the source publishes them
+  std::optional<std::int32_t> max_depth;  // likewise
   std::string_view source;
 };
 

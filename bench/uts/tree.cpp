@@ -102,15 +102,12 @@ double Tree::geometric_mean(std::int32_t depth) const {
   const double d = static_cast<double>(depth);
   const double gen_mx = static_cast<double>(params_.gen_mx);
   switch (params_.shape) {
-    case GeoShape::kExpDec:
-      return b0 * std::pow(d, expdec_exponent_);
+    case GeoShape::kExpDec: return b0 * std::pow(d, expdec_exponent_);
     case GeoShape::kCyclic:
       if (depth > 5 * params_.gen_mx) return 0.0;
       return std::pow(b0, std::sin(2.0 * 3.141592653589793 * d / gen_mx));
-    case GeoShape::kFixed:
-      return depth < params_.gen_mx ? b0 : 0.0;
-    case GeoShape::kLinear:
-      break;
+    case GeoShape::kFixed: return depth < params_.gen_mx ? b0 : 0.0;
+    case GeoShape::kLinear: break;
   }
   return b0 * (1.0 - d / gen_mx);
 }
@@ -131,13 +128,11 @@ int Tree::num_children(const Node& node) const {
       // The root is special: a fixed fan-out, which is what makes binomial trees wide.
       n = node.height == 0 ? static_cast<int>(std::floor(params_.b0)) : binomial_children(node);
       break;
-    case TreeType::kGeometric:
-      n = geometric_children(node);
-      break;
+    case TreeType::kGeometric: n = geometric_children(node); break;
     case TreeType::kHybrid:
       // Note: no root special case here; a hybrid root is geometric unless shift_depth is 0.
       n = node.height < params_.shift_depth * params_.gen_mx ? geometric_children(node)
-                                                              : binomial_children(node);
+                                                             : binomial_children(node);
       break;
     case TreeType::kBalanced:
       return node.height < params_.gen_mx ? static_cast<int>(params_.b0) : 0;  // never capped

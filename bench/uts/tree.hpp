@@ -53,7 +53,7 @@ struct TreeParams {
 // not, its value and what is allowed. Fields are checked whether or not the type uses them.
 std::string validate(const TreeParams& params);
 
-std::string_view type_name(TreeType type);   // "binomial", ...; "unknown" if out of range
+std::string_view type_name(TreeType type);    // "binomial", ...; "unknown" if out of range
 std::string_view shape_name(GeoShape shape);  // "linear", ...; "unknown" if out of range
 
 // A tree node: its random state and its depth.

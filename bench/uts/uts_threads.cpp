@@ -159,7 +159,7 @@ ThreadsResult traverse_threads(const Tree& tree, const ThreadsOptions& options) 
       pool.abort();
     }
     if (!start_error) body(0);  // the calling thread is thread 0: P threads in all
-  }  // jthreads join here
+  }                             // jthreads join here
   if (start_error) std::rethrow_exception(start_error);
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);

@@ -24,9 +24,9 @@ struct ThreadsOptions {
 struct ThreadsResult {
   Counts counts;
   std::vector<std::uint64_t> nodes_per_thread;  // the load balance (Olivier & Prins Fig. 11)
-  std::uint64_t releases = 0;     // chunks put in the pool
-  std::uint64_t steals = 0;       // chunks taken by a thread other than their releaser
-  std::uint64_t reacquires = 0;   // chunks taken back by the thread that released them
+  std::uint64_t releases = 0;                   // chunks put in the pool
+  std::uint64_t steals = 0;      // chunks taken by a thread other than their releaser
+  std::uint64_t reacquires = 0;  // chunks taken back by the thread that released them
 };
 
 // Throws std::invalid_argument for options out of range; rethrows the first exception of a

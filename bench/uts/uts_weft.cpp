@@ -39,12 +39,9 @@ struct ChildTask {
 
 bool should_spawn(const SpawnCutoff& cutoff, const Node& parent) {
   switch (cutoff.kind) {
-    case SpawnCutoff::Kind::kNone:
-      return true;
-    case SpawnCutoff::Kind::kLevel:
-      return parent.height < cutoff.value;
-    case SpawnCutoff::Kind::kTasks:
-      return weft::pending_tasks() < cutoff.value;
+    case SpawnCutoff::Kind::kNone: return true;
+    case SpawnCutoff::Kind::kLevel: return parent.height < cutoff.value;
+    case SpawnCutoff::Kind::kTasks: return weft::pending_tasks() < cutoff.value;
   }
   return true;
 }

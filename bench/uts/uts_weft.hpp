@@ -4,13 +4,12 @@
 // the point: UTS is the adversary that measures it.
 #pragma once
 
+#include <cstdint>
+#include <vector>
 #include <weft/weft.hpp>
 
 #include "uts/counts.hpp"
 #include "uts/tree.hpp"
-
-#include <cstdint>
-#include <vector>
 
 namespace uts {
 

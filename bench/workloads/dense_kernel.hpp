@@ -157,9 +157,7 @@ void for_row_bands(Par& par, std::size_t first, std::size_t last, std::size_t el
              [&] { for_row_bands(par, middle, last, elements_per_row, fn); });
 }
 
-inline bool is_power_of_two(std::size_t n) {
-  return n != 0 && (n & (n - 1)) == 0;
-}
+inline bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 // The order in `size` ("1024", "2^11"): a power of two in [kMinOrder, kMaxOrder]. Throws
 // SizeError("<what>: '<size>' ...") otherwise.

@@ -32,8 +32,6 @@ std::string NQueens::verify() const {
          " solutions, expected " + std::to_string(expected) + " (OEIS A000170)";
 }
 
-std::string NQueens::result() const {
-  return "solutions=" + std::to_string(solutions_);
-}
+std::string NQueens::result() const { return "solutions=" + std::to_string(solutions_); }
 
 }  // namespace workloads

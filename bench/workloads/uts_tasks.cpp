@@ -53,8 +53,6 @@ std::string Uts::verify() const {
          (knows_everything(known_) ? " (published)" : " (published or sequential)");
 }
 
-std::string Uts::result() const {
-  return describe(counts_);
-}
+std::string Uts::result() const { return describe(counts_); }
 
 }  // namespace workloads

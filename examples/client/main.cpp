@@ -7,8 +7,6 @@
 // with WEFT_WORKERS=1). Configured by WEFT_WORKERS, WEFT_STEAL and
 // the other WEFT_* variables (weft::Config::from_env). Prints one human-readable line and
 // one JSON line.
-#include <weft/weft.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -17,6 +15,7 @@
 #include <exception>
 #include <string>
 #include <vector>
+#include <weft/weft.hpp>
 
 namespace {
 

@@ -1,8 +1,7 @@
 // Built by scripts/test.sh with nothing but `pkg-config --cflags --libs weft`, to check that
 // the installed weft.pc is complete. Exits 0 when weft computes fib(20) correctly.
-#include <weft/weft.hpp>
-
 #include <cstdio>
+#include <weft/weft.hpp>
 
 static long fib(int n) {
   if (n < 2) return n;

@@ -87,7 +87,7 @@ class StealPolicy {
 struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)
   unsigned workers = 0;
-  StealPolicy steal = StealPolicy::one();  // (WEFT_STEAL)
+  StealPolicy steal = StealPolicy::one();                  // (WEFT_STEAL)
   StealMechanism mechanism = StealMechanism::kConcurrent;  // (WEFT_MECHANISM)
   // Request mechanism: a thief whose request the victim has not taken up after this many
   // microseconds (the victim is in a long stretch without spawns, joins or polls) withdraws

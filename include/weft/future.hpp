@@ -48,7 +48,7 @@ namespace detail {
 inline constexpr std::uintptr_t kReadyBit = 1;
 inline constexpr std::uintptr_t kEmptyFuture = 1;
 
-Slot* new_ready_slot();                    // for spawns that run at once
+Slot* new_ready_slot();  // for spawns that run at once
 void delete_ready_slot(Slot* s) noexcept;
 
 template <class Fn, class Arg>
@@ -110,10 +110,13 @@ class [[nodiscard]] Future {
 
   Future() noexcept = default;
   Future(Future&& other) noexcept : word_(std::exchange(other.word_, detail::kEmptyFuture)) {}
+  // clang-format 14 runs a requires clause into the declaration it constrains.
+  // clang-format off
   template <class C2>
     requires(std::is_void_v<C> && !std::is_void_v<C2>)
   Future(Future<T, C2>&& other) noexcept  // NOLINT: implicit erasure is the point
       : word_(std::exchange(other.word_, detail::kEmptyFuture)) {}
+  // clang-format on
   Future& operator=(Future&& other) noexcept {
     if (this != &other) {
       if (word_ != detail::kEmptyFuture) discard(word_);
@@ -124,7 +127,9 @@ class [[nodiscard]] Future {
   Future(const Future&) = delete;
   Future& operator=(const Future&) = delete;
   ~Future() {
-    if (word_ != detail::kEmptyFuture) [[unlikely]] discard(word_);
+    if (word_ != detail::kEmptyFuture) [[unlikely]] {
+      discard(word_);
+    }
   }
 
   // True until joined (or moved from).
@@ -185,7 +190,7 @@ class [[nodiscard]] Future {
 #endif
 
   // The pop's check failed: a thief is at the slot (concurrent), or a request is pending or
-// the slot was handed out (request). Settle it; run the task here if it is still ours.
+  // the slot was handed out (request). Settle it; run the task here if it is still ours.
   [[gnu::noinline]] static T join_contended(detail::WorkerCore* w, detail::Slot* s) {
     if (detail::settle_pop(w, s)) return run_inline(s);
     const detail::Outcome outcome = detail::wait_for_stolen(w, s);
@@ -256,7 +261,8 @@ using SpawnedFuture = Future<SpawnResult<F>, detail::StoredClosure<std::decay_t<
 template <class F>
 SpawnedFuture<F> spawn(F&& fn) {
   using Fn = std::decay_t<F>;
-  static_assert(std::is_invocable_v<Fn>, "weft::spawn: the task must be callable with no arguments");
+  static_assert(std::is_invocable_v<Fn>,
+                "weft::spawn: the task must be callable with no arguments");
   static_assert(std::is_move_constructible_v<Fn>, "weft::spawn: the task must be movable");
   detail::WorkerCore* w = detail::current_worker();  // the serial worker outside a runtime
   detail::Slot* s = w->stack.top();

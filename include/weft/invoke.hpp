@@ -16,8 +16,8 @@ namespace weft {
 // a task returning void contributes weft::Unit. If either throws, the other is still joined
 // and the exception propagates (f's first if both throw).
 template <class F, class G>
-auto invoke(F&& f, G&& g)
-    -> std::pair<detail::ValueOf<std::invoke_result_t<F>>, detail::ValueOf<std::invoke_result_t<G>>> {
+auto invoke(F&& f, G&& g) -> std::pair<detail::ValueOf<std::invoke_result_t<F>>,
+                                       detail::ValueOf<std::invoke_result_t<G>>> {
   using RF = std::invoke_result_t<F>;
   using RG = std::invoke_result_t<G>;
   auto g_future = spawn(std::forward<G>(g));

@@ -12,16 +12,16 @@
 namespace weft {
 
 struct WorkerStats {
-  std::uint64_t spawns = 0;          // spawn calls made on this worker
-  std::uint64_t inline_joins = 0;    // joins that popped their task and ran it here
-  std::uint64_t overflow_spawns = 0; // spawns run at once because the task stack was full
-  std::uint64_t stolen_joins = 0;    // joins that found their task taken by a thief
-  std::uint64_t steal_attempts = 0;  // claims tried on a victim (port taken or not)
-  std::uint64_t steals = 0;          // successful claims
-  std::uint64_t tasks_stolen = 0;    // tasks taken by those claims
-  std::uint64_t failed_steals = 0;   // attempts that got nothing
-  std::uint64_t leapfrogs = 0;       // successful steals from the thief of an awaited task
-  std::uint64_t parks = 0;           // times this worker went to sleep
+  std::uint64_t spawns = 0;           // spawn calls made on this worker
+  std::uint64_t inline_joins = 0;     // joins that popped their task and ran it here
+  std::uint64_t overflow_spawns = 0;  // spawns run at once because the task stack was full
+  std::uint64_t stolen_joins = 0;     // joins that found their task taken by a thief
+  std::uint64_t steal_attempts = 0;   // claims tried on a victim (port taken or not)
+  std::uint64_t steals = 0;           // successful claims
+  std::uint64_t tasks_stolen = 0;     // tasks taken by those claims
+  std::uint64_t failed_steals = 0;    // attempts that got nothing
+  std::uint64_t leapfrogs = 0;        // successful steals from the thief of an awaited task
+  std::uint64_t parks = 0;            // times this worker went to sleep
   // Request mechanism: requests this worker answered as a victim (with tasks or without),
   // and requests it withdrew as a thief because the victim did not take them up in time.
   std::uint64_t requests_served = 0;

@@ -29,7 +29,7 @@ Activity ActivityClock::switch_at(Activity next, std::uint64_t now) noexcept {
   if (next == prev) return prev;
   const std::uint64_t since = since_.load(std::memory_order_relaxed);  // our own variable
   const std::uint64_t s = seq_.load(std::memory_order_relaxed);
-  seq_.store(s + 1, std::memory_order_relaxed);  // odd: an update is in progress
+  seq_.store(s + 1, std::memory_order_relaxed);         // odd: an update is in progress
   std::atomic_thread_fence(std::memory_order_release);  // the odd seq before the data
   auto& slot = acc_[static_cast<int>(prev)];
   slot.store(slot.load(std::memory_order_relaxed) + (now - since), std::memory_order_relaxed);

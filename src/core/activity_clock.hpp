@@ -66,7 +66,8 @@ class ActivityClock {
   // start `next`. Returns the activity it replaced, for the caller to restore.
   Activity enter(Activity next) noexcept {
 #if WEFT_PROFILING
-    if (enabled_) [[unlikely]] return switch_to(next);
+    if (enabled_) [[unlikely]]
+      return switch_to(next);
 #endif
     return next;
   }
@@ -75,7 +76,8 @@ class ActivityClock {
   // Enters kSwitch and, when tracing, records the steal, with one clock reading for both.
   void steal_succeeded(std::int32_t victim, std::int64_t tasks) noexcept {
 #if WEFT_PROFILING
-    if (enabled_) [[unlikely]] record_steal(victim, tasks);
+    if (enabled_) [[unlikely]]
+      record_steal(victim, tasks);
 #endif
     (void)victim;
     (void)tasks;
@@ -96,7 +98,7 @@ class ActivityClock {
   void record_steal(std::int32_t victim, std::int64_t tasks) noexcept;
   void record(const TraceEvent& e) noexcept;
 
-  bool enabled_ = false;  // set before the worker starts; read only by it afterwards
+  bool enabled_ = false;                // set before the worker starts; read only by it afterwards
   Activity current_ = Activity::kIdle;  // owner's own copy
   std::uint64_t task_started_ns_ = 0;   // owner's: when the current kTask interval began
   std::uint64_t steal_started_ns_ = 0;  // owner's: when the current kSteal interval began

@@ -1,11 +1,11 @@
 // Config: defaults, validation, and strict parsing of the WEFT_* environment variables.
+#include "weft/config.hpp"
+
 #include <charconv>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <thread>
-
-#include "weft/config.hpp"
 
 namespace weft {
 namespace {
@@ -38,7 +38,8 @@ std::uint64_t parse_unsigned(std::string_view name, std::string_view value, std:
                              std::uint64_t hi, std::string_view allowed) {
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v < lo || v > hi) {
+  if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v < lo ||
+      v > hi) {
     throw bad(name, value, allowed);
   }
   return v;
@@ -51,9 +52,12 @@ std::size_t parse_bytes(std::string_view name, std::string_view value, std::uint
   std::uint64_t scale = 1;
   std::string_view digits = value;
   switch (value.back()) {
-    case 'K': case 'k': scale = std::uint64_t{1} << 10; break;
-    case 'M': case 'm': scale = std::uint64_t{1} << 20; break;
-    case 'G': case 'g': scale = std::uint64_t{1} << 30; break;
+    case 'K':
+    case 'k': scale = std::uint64_t{1} << 10; break;
+    case 'M':
+    case 'm': scale = std::uint64_t{1} << 20; break;
+    case 'G':
+    case 'g': scale = std::uint64_t{1} << 30; break;
     default: break;
   }
   if (scale != 1) digits.remove_suffix(1);
@@ -78,8 +82,8 @@ bool parse_bool(std::string_view name, std::string_view value) {
 Config Config::from_env() {
   Config c;
   if (const char* v = env("WEFT_WORKERS")) {
-    c.workers = static_cast<unsigned>(parse_unsigned("WEFT_WORKERS", v, 1, kMaxWorkers,
-                                                     "a worker count from 1 to 4096"));
+    c.workers = static_cast<unsigned>(
+        parse_unsigned("WEFT_WORKERS", v, 1, kMaxWorkers, "a worker count from 1 to 4096"));
   }
   if (const char* v = env("WEFT_STEAL")) c.steal = StealPolicy::parse(v, "WEFT_STEAL");
   if (const char* v = env("WEFT_MECHANISM")) c.mechanism = parse_mechanism(v, "WEFT_MECHANISM");

@@ -105,7 +105,8 @@ std::string Stats::table() const {
   out << buf << "worker     window_ms    R_busy   R_steal    R_idle  R_switch   R_frame\n";
   auto shares_row = [&](const std::string& label, const WorkerStats& w) {
     const ProfileShares r = w.shares();
-    std::snprintf(buf, sizeof buf, "%-6s %12.3f", label.c_str(), static_cast<double>(w.window_ns) / 1e6);
+    std::snprintf(buf, sizeof buf, "%-6s %12.3f", label.c_str(),
+                  static_cast<double>(w.window_ns) / 1e6);
     out << buf;
     for (double x : {r.busy, r.steal, r.idle, r.switch_, r.frame}) {
       std::snprintf(buf, sizeof buf, " %9.4f", x);
@@ -120,8 +121,8 @@ std::string Stats::table() const {
 
 std::string Stats::json() const {
   std::ostringstream out;
-  out << "{\"profiled\":" << (profiled ? "true" : "false")
-      << ",\"frame_cost_ns\":" << frame_cost_ns << ",\"total\":";
+  out << "{\"profiled\":" << (profiled ? "true" : "false") << ",\"frame_cost_ns\":" << frame_cost_ns
+      << ",\"total\":";
   json_object(out, total);
   out << ",\"workers\":[";
   for (std::size_t i = 0; i < per_worker.size(); ++i) {

@@ -11,7 +11,9 @@ namespace {
 
 class OneStrategy final : public StealPolicy::Strategy {
  public:
-  std::int64_t amount(const StealView& v) const noexcept override { return v.available >= 1 ? 1 : 0; }
+  std::int64_t amount(const StealView& v) const noexcept override {
+    return v.available >= 1 ? 1 : 0;
+  }
   std::string spec() const override { return "one"; }
 };
 
@@ -38,8 +40,8 @@ class HalfStrategy final : public StealPolicy::Strategy {
 };
 
 // Ours: take half while the tasks the thief stole lately brought little work for what a
-// steal cost it, one task once they bring plenty. Half amortises the cost of a steal over many tasks when
-// stolen pieces are small (UTS's binomial trees: most stolen subtrees are a few nodes);
+// steal cost it, one task once they bring plenty. Half amortises the cost of a steal over many
+// tasks when stolen pieces are small (UTS's binomial trees: most stolen subtrees are a few nodes);
 // one keeps the victim's locality and avoids taking most of the work when the oldest task
 // is most of it (divide and conquer: each older task is about twice the size of the next).
 // docs/STRATEGIES.md has the measurements behind kPlentyOfWork.
@@ -69,14 +71,12 @@ StealPolicy StealPolicy::one() { return StealPolicy(std::make_shared<OneStrategy
 
 StealPolicy StealPolicy::half() { return StealPolicy(std::make_shared<HalfStrategy>()); }
 
-StealPolicy StealPolicy::adaptive() {
-  return StealPolicy(std::make_shared<AdaptiveStrategy>());
-}
+StealPolicy StealPolicy::adaptive() { return StealPolicy(std::make_shared<AdaptiveStrategy>()); }
 
 StealPolicy StealPolicy::fixed(std::int64_t d) {
   if (d < 1 || d > kMaxFixedLength) {
-    throw ConfigError("steal policy fixed:" + std::to_string(d) + ": the length must be from 1 to " +
-                      std::to_string(kMaxFixedLength));
+    throw ConfigError("steal policy fixed:" + std::to_string(d) +
+                      ": the length must be from 1 to " + std::to_string(kMaxFixedLength));
   }
   return StealPolicy(std::make_shared<FixedStrategy>(d));
 }

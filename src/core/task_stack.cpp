@@ -50,7 +50,7 @@ bool TaskStack::pop_contended(Slot* t) noexcept {
   // may (its claim crossed our store, I3). The port serialises us with that decision.
   port_.lock();
   const Slot* h = head_.load(std::memory_order_relaxed);  // stable: only port holders write H
-  if (h <= t) {  // the thief backed off
+  if (h <= t) {                                           // the thief backed off
     port_.unlock();
     return true;
   }
@@ -102,7 +102,8 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   // for nothing costs the owner a cache miss on its next pop.
   const Index seen = available();
   if (seen == 0) return fail(StealFailure::kEmpty);
-  if (policy.amount(StealView{seen, task_work_per_steal_cost}) <= 0) return fail(StealFailure::kPolicyDeclined);
+  if (policy.amount(StealView{seen, task_work_per_steal_cost}) <= 0)
+    return fail(StealFailure::kPolicyDeclined);
   if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
 
   Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port

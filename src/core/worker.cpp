@@ -28,7 +28,6 @@ Slot* new_ready_slot() { return new Slot{}; }
 void delete_ready_slot(Slot* s) noexcept { delete s; }
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
-
 void run_stolen(Slot* s) noexcept {
   const Outcome outcome = s->exec(s);
   // release: the result constructed in the slot happens-before the owner's acquire load.
@@ -51,8 +50,7 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   id = worker_id;
   request_.thief_id = worker_id;
   this->pool = &pool;
-  stack.init(static_cast<Index>(config.task_slots),
-             config.mechanism == StealMechanism::kRequest);
+  stack.init(static_cast<Index>(config.task_slots), config.mechanism == StealMechanism::kRequest);
   if (config.profile || config.trace_events > 0) {
     clock_.enable(config.trace_events);
     profile_base_ = clock_.read();
@@ -89,12 +87,8 @@ void Worker::main_loop() noexcept {
 
 void Worker::idle(IdleBackoff& backoff) noexcept {
   switch (backoff.failed()) {
-    case IdleStep::kSpin:
-      platform::cpu_relax();
-      break;
-    case IdleStep::kYield:
-      sched_yield();
-      break;
+    case IdleStep::kSpin: platform::cpu_relax(); break;
+    case IdleStep::kYield: sched_yield(); break;
     case IdleStep::kSleep:
       if (stack.request_flagged()) serve_requests();  // not while we sleep
       parks.bump();
@@ -170,15 +164,12 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   return s;
 }
 
-WorkerTrace Worker::trace() const {
-  return WorkerTrace{clock_.trace(), clock_.trace_dropped()};
-}
+WorkerTrace Worker::trace() const { return WorkerTrace{clock_.trace(), clock_.trace_dropped()}; }
 
 void Worker::reset_counters() noexcept {
-  for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts,
-                     &steals, &tasks_stolen, &failed_steals, &leapfrogs, &parks,
-                     &requests_served, &request_timeouts,
-                     &max_steal_stack_bytes}) {
+  for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts, &steals,
+                     &tasks_stolen, &failed_steals, &leapfrogs, &parks, &requests_served,
+                     &request_timeouts, &max_steal_stack_bytes}) {
     c->reset();
   }
   if (clock_.enabled()) profile_base_ = clock_.read();

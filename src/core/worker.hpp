@@ -45,8 +45,8 @@ class Worker final : public WorkerCore {
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;
-  Counter requests_served;   // as a victim (request mechanism)
-  Counter request_timeouts;  // as a thief (request mechanism)
+  Counter requests_served;        // as a victim (request mechanism)
+  Counter request_timeouts;       // as a thief (request mechanism)
   Counter max_steal_stack_bytes;  // a running maximum, not a count
 
  private:
@@ -68,9 +68,9 @@ class Worker final : public WorkerCore {
   ActivityClock clock_;
   ActivityTimes profile_base_;  // the reading at the last reset; used by the stats reader
   platform::Rng rng_;
-  StealRequest request_;           // posted to one victim at a time (request mechanism)
+  StealRequest request_;  // posted to one victim at a time (request mechanism)
   std::uint64_t request_timeout_ns_;
-  StealHistory history_;           // kept only when the policy reads it
+  StealHistory history_;  // kept only when the policy reads it
   bool track_history_;
   std::size_t stack_bytes_;
   std::size_t help_limit_bytes_;

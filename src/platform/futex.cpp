@@ -13,8 +13,8 @@ static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
 
 long futex(std::atomic<std::uint32_t>& word, int op, std::uint32_t value,
            const timespec* timeout) noexcept {
-  return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, timeout,
-                 nullptr, 0);
+  return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, timeout, nullptr,
+                 0);
 }
 }  // namespace
 

@@ -22,7 +22,8 @@ void NativeThread::start(std::size_t stack_bytes, int cpu, std::function<void()>
   }
   if (rc == 0) rc = pthread_create(&handle_, &attr, &NativeThread::trampoline, this);
   pthread_attr_destroy(&attr);
-  if (rc != 0) throw std::system_error(rc, std::generic_category(), "weft: starting a worker thread");
+  if (rc != 0)
+    throw std::system_error(rc, std::generic_category(), "weft: starting a worker thread");
   running_ = true;
 }
 

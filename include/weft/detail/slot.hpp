@@ -64,9 +64,9 @@ template <class T>
 using ValueOf = std::conditional_t<std::is_void_v<T>, Unit, T>;
 
 template <class T>
-inline constexpr bool kFitsInSlot = sizeof(T) <= kSlotStorageBytes &&
-                                    alignof(T) <= kSlotStorageAlign &&
-                                    std::is_nothrow_move_constructible_v<T>;
+inline constexpr bool kFitsInSlot =
+    sizeof(T) <= kSlotStorageBytes &&
+    alignof(T) <= kSlotStorageAlign&& std::is_nothrow_move_constructible_v<T>;
 
 // Closures that do not fit in a slot are moved to the heap; the slot then holds the pointer.
 // This is the only allocation a spawn can make, and it is the caller's choice of capture.

@@ -105,11 +105,10 @@ enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclin
 struct StealRequest {
   enum : std::uint32_t { kWaiting, kGranted, kRefused };
   std::atomic<std::uint32_t> state{kWaiting};  // release by the victim, acquire by the thief
-  std::int32_t thief_id = -1;      // the thief's worker id, set once
-  double task_work_per_steal_cost = 0;  // the thief's part of the policy's view (StealView)
-  Claim claim;                     // the victim's answer when kGranted
+  std::int32_t thief_id = -1;                  // the thief's worker id, set once
+  double task_work_per_steal_cost = 0;         // the thief's part of the policy's view (StealView)
+  Claim claim;                                 // the victim's answer when kGranted
 };
-
 
 // T and H are kept as slot pointers rather than indices: the owner's path then needs no
 // index arithmetic at all. "Index" in the essay above means the slot's position.

@@ -99,5 +99,4 @@ void serve_steal_requests(WorkerCore* w) noexcept;
 // run inline; false: it was stolen, and its slot stays occupied until release_stolen().
 bool settle_pop(WorkerCore* w, Slot* s) noexcept;
 
-
 }  // namespace weft::detail
