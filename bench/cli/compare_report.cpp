@@ -64,10 +64,11 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
 }
 
 void run_json(std::ostringstream& out, const CompareRun& run, double base, int repeat) {
-  // "mechanism" is null for serial and the peers ("steal" is "" for them, as before).
-  out << "{\"impl\":" << quote(run.impl) << ",\"mechanism\":"
-      << (run.impl == "weft" ? quote(weft::mechanism_name(run.mechanism)) : "null")
-      << ",\"steal\":" << quote(run.steal) << ",\"workers\":" << run.workers
+  // "mechanism" and "steal" are null for serial and the peers, as in the fib and UTS JSON.
+  const bool weft = run.impl == "weft";
+  out << "{\"impl\":" << quote(run.impl)
+      << ",\"mechanism\":" << (weft ? quote(weft::mechanism_name(run.mechanism)) : "null")
+      << ",\"steal\":" << (weft ? quote(run.steal) : "null") << ",\"workers\":" << run.workers
       << ",\"label\":" << quote(run.label());
   if (!run.skipped.empty()) {
     out << ",\"skipped\":" << quote(run.skipped) << "}";
