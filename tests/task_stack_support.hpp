@@ -242,6 +242,34 @@ inline void run_claim(const wd::Claim& claim) {
   for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
 }
 
+// For after owner.pop_all(): each of the `pushed` tasks ran exactly once with its value or
+// exception delivered, `stolen` of them by thieves and the rest inline by the owner.
+inline ::testing::AssertionResult all_ran_once(const Owner& owner,
+                                               const ExactlyOnceChecker& checker,
+                                               std::int64_t pushed, std::int64_t stolen) {
+  auto failure = ::testing::AssertionFailure();
+  bool ok = true;
+  if (owner.collected_stolen() != stolen) {
+    ok = false;
+    failure << "collected " << owner.collected_stolen() << " stolen, expected " << stolen << "; ";
+  }
+  if (owner.ran_inline() != pushed - stolen) {
+    ok = false;
+    failure << "ran " << owner.ran_inline() << " inline, expected " << pushed - stolen << "; ";
+  }
+  if (owner.bad_outcomes() != 0) {
+    ok = false;
+    failure << owner.bad_outcomes() << " bad outcomes, first: " << owner.first_bad_outcome()
+            << "; ";
+  }
+  const ExactlyOnceChecker::Report report = checker.check(pushed);
+  if (!report.ok()) {
+    ok = false;
+    failure << report.describe();
+  }
+  return ok ? ::testing::AssertionSuccess() : failure;
+}
+
 // Drives `owner` on `stack` through `steps` random pushes, pops and steals (a third each)
 // against a model of which occupied slots a thief took. `steal(n)` performs one steal of
 // whichever mechanism, with n the model's count of available tasks, and returns its claim

@@ -30,6 +30,7 @@ namespace {
 namespace wd = weft::detail;
 using weft::StealPolicy;
 using weft::StealView;
+using weft_test::all_ran_once;
 using weft_test::CountedTask;
 using weft_test::ExactlyOnceChecker;
 using weft_test::Owner;
@@ -105,11 +106,7 @@ TEST_F(TaskStackTest, HalfTakesTheOldestCeilHalf) {
     EXPECT_EQ(stack.available(), n - (n + 1) / 2);
     run_claim(claim);
     owner.pop_all();
-    EXPECT_EQ(owner.collected_stolen(), (n + 1) / 2);
-    EXPECT_EQ(owner.ran_inline(), n - (n + 1) / 2);
-    EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
-    const auto report = checker.check(n);
-    EXPECT_TRUE(report.ok()) << report.describe();
+    EXPECT_TRUE(all_ran_once(owner, checker, n, (n + 1) / 2));
     EXPECT_EQ(stack.size(), 0);
   }
 }
@@ -134,9 +131,7 @@ TEST_F(TaskStackTest, RepeatedHalfStealsTakeCeilHalfOfWhatIsLeft) {
   EXPECT_FALSE(stack.steal(StealPolicy::half(), 1, &why));
   EXPECT_EQ(why, wd::StealFailure::kEmpty);
   owner.pop_all();
-  EXPECT_EQ(owner.collected_stolen(), n);
-  EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
-  EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+  EXPECT_TRUE(all_ran_once(owner, checker, n, n));
 }
 
 TEST_F(TaskStackTest, FixedDeclinesBelowDAndTakesExactlyD) {
@@ -164,9 +159,7 @@ TEST_F(TaskStackTest, FixedDeclinesBelowDAndTakesExactlyD) {
       }
       run_claim(claim);
       owner.pop_all();
-      EXPECT_EQ(owner.collected_stolen(), n < d ? 0 : d);
-      EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
-      EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+      EXPECT_TRUE(all_ran_once(owner, checker, n, n < d ? 0 : d));
     }
   }
 }
@@ -185,9 +178,7 @@ TEST_F(TaskStackTest, OneTakesExactlyOne) {
     EXPECT_EQ(claim.first->thief.load(), 0);
     run_claim(claim);
     owner.pop_all();
-    EXPECT_EQ(owner.collected_stolen(), 1);
-    EXPECT_EQ(owner.ran_inline(), n - 1);
-    EXPECT_TRUE(checker.check(n).ok()) << checker.check(n).describe();
+    EXPECT_TRUE(all_ran_once(owner, checker, n, 1));
   }
 }
 
@@ -366,13 +357,8 @@ void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
   stop.store(true, std::memory_order_release);
   for (auto& t : threads) t.join();
 
-  const auto report = checker.check(owner.pushed());
-  EXPECT_TRUE(report.ok()) << report.describe();
   EXPECT_EQ(owner.pushed(), total);
-  EXPECT_EQ(owner.ran_inline() + totals.tasks.load(), owner.pushed())
-      << "inline " << owner.ran_inline() << " + stolen " << totals.tasks.load();
-  EXPECT_EQ(owner.collected_stolen(), totals.tasks.load());
-  EXPECT_EQ(owner.bad_outcomes(), 0) << owner.first_bad_outcome();
+  EXPECT_TRUE(all_ran_once(owner, checker, owner.pushed(), totals.tasks.load()));
   EXPECT_EQ(totals.bad_claims.load(), 0);
   EXPECT_GT(totals.tasks.load(), 0) << "no steal succeeded: the test exercised nothing";
   EXPECT_EQ(stack.size(), 0);
