@@ -204,8 +204,9 @@ TEST_F(FromEnv, NoVariablesGiveTheDefaults) {
   EXPECT_EQ(c.steal.spec(), "one");
   EXPECT_EQ(c.seed, d.seed);
   EXPECT_EQ(c.pin, false);
-  EXPECT_EQ(c.task_slots, 8192u);
+  EXPECT_EQ(c.task_slots, 0u);  // derived from the worker stack
   EXPECT_EQ(c.worker_stack_bytes, std::size_t{64} << 20);
+  EXPECT_EQ(c.resolved_task_slots(), std::size_t{1} << 20);
   EXPECT_DOUBLE_EQ(c.help_stack_fraction, 0.5);
 }
 
@@ -302,6 +303,18 @@ TEST_F(FromEnv, ProfileAndTraceEvents) {
     expect_rejected("WEFT_TRACE_EVENTS", bad);
 }
 
+TEST(ConfigValidate, TaskSlotsFollowTheWorkerStackUnlessSet) {
+  weft::Config c;
+  c.worker_stack_bytes = std::size_t{1} << 20;
+  EXPECT_EQ(c.resolved_task_slots(), std::size_t{1} << 14);  // one per 64 bytes
+  c.worker_stack_bytes = std::size_t{64} << 10;
+  EXPECT_EQ(c.resolved_task_slots(), std::size_t{1} << 10);
+  c.worker_stack_bytes = std::size_t{1} << 40;  // capped at the largest explicit count
+  EXPECT_EQ(c.resolved_task_slots(), std::size_t{1} << 26);
+  c.task_slots = 100;
+  EXPECT_EQ(c.resolved_task_slots(), 100u);
+}
+
 TEST(ConfigValidate, TraceEventsCapped) {
   weft::Config c;
   c.trace_events = (std::size_t{1} << 24) + 1;
@@ -313,8 +326,10 @@ TEST_F(FromEnv, TaskSlots) {
   EXPECT_EQ(weft::Config::from_env().task_slots, 2u);
   setenv("WEFT_TASK_SLOTS", "67108864", 1);
   EXPECT_EQ(weft::Config::from_env().task_slots, std::size_t{1} << 26);
+  setenv("WEFT_TASK_SLOTS", "0", 1);
+  EXPECT_EQ(weft::Config::from_env().task_slots, 0u);
   unsetenv("WEFT_TASK_SLOTS");
-  for (const char* bad : {"0", "1", "67108865", "lots", "-5"})
+  for (const char* bad : {"1", "67108865", "lots", "-5"})
     expect_rejected("WEFT_TASK_SLOTS", bad);
 }
 

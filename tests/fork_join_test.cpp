@@ -319,10 +319,22 @@ TEST_P(ForkJoinTest, DeepChainOfSpawnedChildren) {
   EXPECT_EQ(rt.stats().total.spawns, static_cast<std::uint64_t>(depth));
 }
 
+TEST_P(ForkJoinTest, DefaultTaskStackHoldsADeepChainOfPendingTasks) {
+  weft::Config c = config();
+  c.worker_stack_bytes = std::size_t{512} << 20;
+  weft::Runtime rt(c);
+  const int depth = kDeepLevels;
+  EXPECT_EQ(rt.run([depth] { return chain_holding_slots(depth); }), depth);
+  // The default task stack follows the worker stack (one slot per 64 bytes), so a chain that
+  // fits the thread stack never runs out of slots: no spawn ran at once.
+  EXPECT_EQ(rt.stats().total.spawns, static_cast<std::uint64_t>(depth));
+  EXPECT_EQ(rt.stats().total.overflow_spawns, 0u);
+}
+
 TEST_P(ForkJoinTest, DeepRecursionOverflowsIntoInlineSpawns) {
   weft::Config c = config();
   c.worker_stack_bytes = std::size_t{512} << 20;
-  if (weft_test::kSanitized) c.task_slots = 1024;  // still well below the depth
+  c.task_slots = weft_test::kSanitized ? 1024 : 8192;  // well below the depth
   weft::Runtime rt(c);
   const int depth = kDeepLevels;
   EXPECT_EQ(rt.run([depth] { return chain_holding_slots(depth); }), depth);

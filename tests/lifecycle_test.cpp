@@ -155,7 +155,6 @@ TEST(ConfigValidation, RuntimeRejectsBadConfigsWithMessagesNamingTheField) {
   };
   const Case cases[] = {
       {"workers", [](weft::Config& c) { c.workers = 5000; }},
-      {"task_slots", [](weft::Config& c) { c.task_slots = 0; }},
       {"task_slots", [](weft::Config& c) { c.task_slots = 1; }},
       {"task_slots", [](weft::Config& c) { c.task_slots = (std::size_t{1} << 26) + 1; }},
       {"worker_stack_bytes", [](weft::Config& c) { c.worker_stack_bytes = 4096; }},

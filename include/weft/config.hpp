@@ -97,9 +97,11 @@ struct Config {
   std::uint64_t seed = 0x5eedf00d;
   // Pin worker i to CPU i mod hardware_concurrency(). (WEFT_PIN=0|1)
   bool pin = false;
-  // Task slots per worker (64 bytes each). A full stack runs further spawns inline at the
-  // spawn, serially, so this bounds memory, never correctness. (WEFT_TASK_SLOTS)
-  std::size_t task_slots = 8192;
+  // Task slots per worker (64 bytes each); 0 derives them from worker_stack_bytes (one per
+  // 64 bytes of stack: 1 Mi slots for 64 MiB). The slots are reserved address space, and
+  // only the pages a program reaches are touched. A full stack runs further spawns at once,
+  // serially, so this bounds memory, never correctness. (WEFT_TASK_SLOTS)
+  std::size_t task_slots = 0;
   // Stack size of each worker thread. Deep recursion needs it; it is reserved, not touched.
   // (WEFT_STACK_SIZE, bytes, with an optional K, M or G suffix)
   std::size_t worker_stack_bytes = std::size_t{64} << 20;
@@ -120,6 +122,8 @@ struct Config {
   void validate() const;
   // The worker count after resolving 0 to the hardware's.
   unsigned resolved_workers() const noexcept;
+  // The task slots per worker after resolving 0 from worker_stack_bytes.
+  std::size_t resolved_task_slots() const noexcept;
 };
 
 }  // namespace weft

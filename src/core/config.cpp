@@ -15,6 +15,9 @@ constexpr unsigned kMaxWorkers = 4096;
 // A task stack needs room for at least a couple of nested spawns to be useful at all.
 constexpr std::size_t kMinTaskSlots = 2;
 constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
+constexpr std::size_t kSlotBytesForSizing = 64;              // a task slot's size (detail/slot.hpp)
+constexpr const char* kTaskSlotsAllowed =
+    "0 (one slot per 64 bytes of worker stack) or a slot count from 2 to 67108864";
 // Below this, the runtime's own frames plus a few levels of user code would overflow.
 constexpr std::size_t kMinWorkerStack = std::size_t{64} << 10;
 // A request must be given some time to be seen, and a thief must not wait on a victim for
@@ -97,8 +100,11 @@ Config Config::from_env() {
   }
   if (const char* v = env("WEFT_PIN")) c.pin = parse_bool("WEFT_PIN", v);
   if (const char* v = env("WEFT_TASK_SLOTS")) {
-    c.task_slots = static_cast<std::size_t>(parse_unsigned(
-        "WEFT_TASK_SLOTS", v, kMinTaskSlots, kMaxTaskSlots, "a slot count from 2 to 67108864"));
+    c.task_slots = static_cast<std::size_t>(
+        parse_unsigned("WEFT_TASK_SLOTS", v, 0, kMaxTaskSlots, kTaskSlotsAllowed));
+    if (c.task_slots != 0 && c.task_slots < kMinTaskSlots) {
+      throw bad("WEFT_TASK_SLOTS", v, kTaskSlotsAllowed);
+    }
   }
   if (const char* v = env("WEFT_STACK_SIZE")) {
     c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v, kMinWorkerStack);
@@ -117,9 +123,9 @@ void Config::validate() const {
     throw ConfigError("Config::workers=" + std::to_string(workers) +
                       ": expected 0 (all hardware threads) or a count up to 4096");
   }
-  if (task_slots < kMinTaskSlots || task_slots > kMaxTaskSlots) {
-    throw ConfigError("Config::task_slots=" + std::to_string(task_slots) +
-                      ": expected a slot count from 2 to 67108864");
+  if ((task_slots != 0 && task_slots < kMinTaskSlots) || task_slots > kMaxTaskSlots) {
+    throw ConfigError("Config::task_slots=" + std::to_string(task_slots) + ": expected " +
+                      kTaskSlotsAllowed);
   }
   if (worker_stack_bytes < kMinWorkerStack) {
     throw ConfigError("Config::worker_stack_bytes=" + std::to_string(worker_stack_bytes) +
@@ -152,6 +158,17 @@ StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) 
   if (spec == "request") return StealMechanism::kRequest;
   throw ConfigError(std::string(setting) + "=\"" + std::string(spec) +
                     "\": unknown steal mechanism (allowed: concurrent, request)");
+}
+
+std::size_t Config::resolved_task_slots() const noexcept {
+  if (task_slots != 0) return task_slots;
+  // A frame that holds a pending future takes at least a return address, the future and a
+  // saved register or two; one slot per 64 bytes of stack lets a recursion spawn at every
+  // level until its thread stack, not its task stack, runs out (1 Mi slots, 64 MiB of
+  // address space, for the default stack; only the pages a program reaches are touched).
+  const std::size_t derived = worker_stack_bytes / kSlotBytesForSizing;
+  return derived < kMinTaskSlots ? kMinTaskSlots
+                                 : (derived > kMaxTaskSlots ? kMaxTaskSlots : derived);
 }
 
 unsigned Config::resolved_workers() const noexcept {

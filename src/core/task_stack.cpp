@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 
 #include "platform/cpu.hpp"
+#include "platform/virtual_memory.hpp"
 #include "weft/config.hpp"
 
 namespace weft::detail {
@@ -28,12 +30,18 @@ void StealPort::lock() noexcept {
 TaskStack::TaskStack(SerialTag) noexcept
     : head_(reinterpret_cast<Slot*>(~std::uintptr_t{0} & ~std::uintptr_t{kSlotBytes - 1})) {}
 
-TaskStack::~TaskStack() { ::operator delete[](slots_, std::align_val_t{kSlotBytes}); }
+TaskStack::~TaskStack() {
+  platform::release_reserved(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));
+}
 
 void TaskStack::init(Index capacity, bool request_mode) {
-  slots_ = static_cast<Slot*>(::operator new[](static_cast<std::size_t>(capacity) * sizeof(Slot),
-                                               std::align_val_t{kSlotBytes}));
-  for (Index i = 0; i < capacity; ++i) ::new (static_cast<void*>(slots_ + i)) Slot{};
+  // Reserved, not touched: a page of slots is committed when the stack first grows into it,
+  // so the capacity can follow the deepest program the worker's thread stack allows (the
+  // default) while a shallow one uses a few pages. The mapping is zero-filled, which is the
+  // value of a Slot{} (no exec, state kPending, thief 0), so no slot is constructed here.
+  static_assert(std::is_trivially_destructible_v<Slot>);
+  slots_ = static_cast<Slot*>(platform::reserve_zeroed(
+      static_cast<std::size_t>(capacity) * sizeof(Slot), "a worker's task stack (task_slots)"));
   end_ = slots_ + capacity;
   tail_.store(slots_, std::memory_order_relaxed);
   head_.store(slots_, std::memory_order_relaxed);

@@ -24,8 +24,6 @@ namespace weft::detail {
 
 WorkerCore g_serial_worker{TaskStack::SerialTag{}};
 
-Slot* new_ready_slot() { return new Slot{}; }
-void delete_ready_slot(Slot* s) noexcept { delete s; }
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
 void run_stolen(Slot* s) noexcept {
@@ -50,7 +48,8 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   id = worker_id;
   request_.thief_id = worker_id;
   this->pool = &pool;
-  stack.init(static_cast<Index>(config.task_slots), config.mechanism == StealMechanism::kRequest);
+  stack.init(static_cast<Index>(config.resolved_task_slots()),
+             config.mechanism == StealMechanism::kRequest);
   if (config.profile || config.trace_events > 0) {
     clock_.enable(config.trace_events);
     profile_base_ = clock_.read();

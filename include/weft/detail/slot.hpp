@@ -43,8 +43,10 @@ struct alignas(kSlotBytes) Slot {
   // owner waiting in join. The owner resets it to kPending (relaxed; nobody else looks).
   std::atomic<std::uint32_t> state{0};
   // Id of the worker that claimed this slot; relaxed, written under the victim's steal port
-  // and read by the owner after it took the same port, which orders the two.
-  std::atomic<std::int32_t> thief{-1};
+  // and read by the owner after it took the same port, which orders the two. Only read for
+  // a claimed slot. Every field's initial value is zero: task stacks are zero-filled
+  // mappings whose slots are never constructed one by one.
+  std::atomic<std::int32_t> thief{0};
   alignas(kSlotStorageAlign) unsigned char storage[kSlotStorageBytes];
 
   template <class T>
