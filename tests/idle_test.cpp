@@ -76,7 +76,7 @@ TEST(Idle, EveryRunAfterASleepIsPickedUp) {
   EXPECT_EQ(correct, iterations);
 }
 
-// Pauses of every length around the backoff thresholds (spin, yield, 50 us..1 ms naps, the
+// Pauses of every length around the backoff thresholds (spin, the 200 us of yielding, naps, the
 // indefinite park), from two submitting threads at once.
 TEST(Idle, RunsFromTwoThreadsWithVaryingPausesAreAllPickedUp) {
   weft::Runtime rt(weft_test::make_config("one", 4));

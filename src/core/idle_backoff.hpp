@@ -22,10 +22,11 @@ inline constexpr unsigned kYieldAttemptsPerVictim = 16;
 
 // The yield tier also lasts at least this long. run() wakes a second worker next to the
 // one that takes the root (pool.cpp); with few workers the attempts above pass in a few
-// microseconds, and that worker would be asleep again when the root's first spawn comes
-// (a futex wake-up takes some 40 us on a VM, so the root starts that much later).
-// Measured with weft-idle-bench at 2 workers: spawn to steal after an idle stretch went
-// from 133 us (a nap's length) to a few us. It costs at most this much CPU per idle spell.
+// microseconds, and that worker would be napping when the root's first spawn comes (a
+// futex wake-up takes some 30-80 us on the 2-core VM we measure on). weft-idle-bench at 2
+// workers: spawn to steal after an idle stretch went from 78-133 us (napping) to 54-63 us
+// (what is left is the second thread's wake-up). It costs at most this much CPU per idle
+// spell that ends in sleep.
 inline constexpr std::chrono::microseconds kMinYield{200};
 
 // Sleeping while a run is in progress. Spawns wake nobody (see "Idling"), so one worker,
@@ -33,9 +34,11 @@ inline constexpr std::chrono::microseconds kMinYield{200};
 // without a timeout and are woken by a thief that leaves work behind or by the watchman
 // when it finds work. The first nap is the paper's 100 us halved; naps double up to
 // kMaxNap, which bounds how late the pool notices the first spawn after a long serial
-// phase. One nap costs some 15 us of CPU on the VM we measure on (timer, two context
-// switches, one steal attempt), so the watchman uses about 15 us / kMaxNap of one core
-// during a long serial root, whatever the number of workers: weft-idle-bench measures it.
+// phase (by one nap; the chain of wake-ups then fills the pool). One nap costs some 20 us
+// of CPU on the VM we measure on (a timer, two context switches, a steal attempt), so
+// during a long serial root the idle workers use about 20 us / kMaxNap = 0.5% of one core
+// whatever their number (weft-idle-bench: 0.6% at 2 workers, 0.7% at 8, 1.2% at 32 over a
+// 300 ms root, which includes the first, shorter naps and the spells before them).
 inline constexpr std::chrono::microseconds kFirstNap{50};
 inline constexpr std::chrono::microseconds kMaxNap{4000};
 
