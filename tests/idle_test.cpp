@@ -76,7 +76,7 @@ TEST(Idle, EveryRunAfterASleepIsPickedUp) {
   EXPECT_EQ(correct, iterations);
 }
 
-// Pauses of every length around the backoff thresholds (spin, yield, 50 us..1 ms naps, the
+// Pauses of every length around the backoff thresholds (spin, the 200 us of yielding, naps, the
 // indefinite park), from two submitting threads at once.
 TEST(Idle, RunsFromTwoThreadsWithVaryingPausesAreAllPickedUp) {
   weft::Runtime rt(weft_test::make_config("one", 4));
@@ -108,6 +108,51 @@ TEST(Idle, ARunAfterALongIdleStretchIsPickedUp) {
     weft_test::with_watchdog(30s, "a run after 150 ms of idleness", [&] {
       EXPECT_EQ(rt.run([] { return weft_fib(20); }), serial_fib(20));
     });
+  }
+}
+
+// Spawns one task per worker that waits until all of them have started: the run finishes
+// only if every worker, the root's included, runs one at the same time. Returns how many
+// distinct workers ran them.
+std::size_t all_workers_meet(unsigned workers) {
+  std::atomic<unsigned> arrived{0};
+  std::vector<std::atomic<bool>> ran(workers);
+  weft::scope([&](weft::Scope& s) {
+    for (unsigned i = 0; i < workers; ++i) {
+      s.spawn([&] {
+        ran[static_cast<std::size_t>(weft::this_worker_id())].store(true);
+        arrived.fetch_add(1);
+        while (arrived.load() < workers) {
+          weft::poll();  // the request mechanism's thieves are answered here
+          std::this_thread::yield();
+        }
+      });
+    }
+  });
+  std::size_t distinct = 0;
+  for (auto& r : ran) distinct += r.load() ? 1 : 0;
+  return distinct;
+}
+
+// After a stretch in which every other worker went to sleep (no run active; or inside a run,
+// during a serial phase), a burst of parallelism must still reach every worker: run() wakes
+// two, and thieves, the watchman and its successors wake the rest. A lost wake-up in that
+// chain leaves tasks that nobody steals, and this run would hang (the watchdog reports it).
+TEST(Idle, EveryWorkerJoinsABurstAfterSleepingThroughIdleAndSerialStretches) {
+  for (unsigned workers : {2u, 3u, 8u}) {
+    weft::Runtime rt(weft_test::make_config("one", workers));
+    for (int round = 0; round < 3; ++round) {
+      std::this_thread::sleep_for(100ms);  // every worker parks: no run is active
+      weft_test::with_watchdog(60s, "a burst for every worker after a long idle stretch", [&] {
+        EXPECT_EQ(rt.run([&] { return all_workers_meet(workers); }), workers);
+        // Within one run: a serial phase (the others park, one watchman naps), then a burst.
+        EXPECT_EQ(rt.run([&] {
+          weft_test::spin_for(30ms);
+          return all_workers_meet(workers);
+        }),
+                  workers);
+      });
+    }
   }
 }
 

@@ -1,9 +1,13 @@
 // How a worker with nothing to do waits: spin, then yield, then sleep. Every threshold is
-// named here with its reason; docs/ARCHITECTURE.md, "Idling", has the whole story.
+// named here with its reason; docs/ARCHITECTURE.md, "Idling", has the whole story and
+// bench/idle (weft-idle-bench) measures what the thresholds cost.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+
+#include "core/activity_clock.hpp"
 
 namespace weft::detail {
 
@@ -16,12 +20,27 @@ namespace weft::detail {
 inline constexpr unsigned kSpinAttemptsPerVictim = 16;
 inline constexpr unsigned kYieldAttemptsPerVictim = 16;
 
-// While a run is in progress a sleeping worker naps for a bounded time and looks again, so
-// that a wake-up an owner never sends (spawns do not wake anyone: see "Idling") costs at
-// most one nap of parallelism. The first nap is the paper's 100 us halved; naps double up
-// to 1 ms, which keeps a worker idle through a long serial phase near 0.1% CPU.
+// The yield tier also lasts at least this long. run() wakes a second worker next to the
+// one that takes the root (pool.cpp); with few workers the attempts above pass in a few
+// microseconds, and that worker would be napping when the root's first spawn comes (a
+// futex wake-up takes some 30-80 us on the 2-core VM we measure on). weft-idle-bench at 2
+// workers: spawn to steal after an idle stretch went from 78-133 us (napping) to 54-63 us
+// (what is left is the second thread's wake-up). It costs at most this much CPU per idle
+// spell that ends in sleep.
+inline constexpr std::chrono::microseconds kMinYield{200};
+
+// Sleeping while a run is in progress. Spawns wake nobody (see "Idling"), so one worker,
+// the watchman, naps for a bounded time and looks again; all other idle workers park
+// without a timeout and are woken by a thief that leaves work behind or by the watchman
+// when it finds work. The first nap is the paper's 100 us halved; naps double up to
+// kMaxNap, which bounds how late the pool notices the first spawn after a long serial
+// phase (by one nap; the chain of wake-ups then fills the pool). One nap costs some 20 us
+// of CPU on the VM we measure on (a timer, two context switches, a steal attempt), so
+// during a long serial root the idle workers use about 20 us / kMaxNap = 0.5% of one core
+// whatever their number (weft-idle-bench: 0.6% at 2 workers, 0.7% at 8, 1.2% at 32 over a
+// 300 ms root, which includes the first, shorter naps and the spells before them).
 inline constexpr std::chrono::microseconds kFirstNap{50};
-inline constexpr std::chrono::microseconds kMaxNap{1000};
+inline constexpr std::chrono::microseconds kMaxNap{4000};
 
 // A join waiting for a stolen task spins this many rounds before it yields between them.
 // The awaited task is running on another worker, so a short wait is the common case.
@@ -41,9 +60,16 @@ class IdleBackoff {
   }
   // Records one more failed attempt and says what to do about it.
   IdleStep failed() noexcept {
+    if (failures_ > yield_limit_) return IdleStep::kSleep;  // stays there until reset()
     ++failures_;
     if (failures_ <= spin_limit_) return IdleStep::kSpin;
+    if (failures_ == spin_limit_ + 1) yield_from_ns_ = monotonic_ns();
     if (failures_ <= yield_limit_) return IdleStep::kYield;
+    const auto yielded = std::chrono::nanoseconds(monotonic_ns() - yield_from_ns_);
+    if (yielded < kMinYield) {
+      --failures_;  // not yet: stay at the end of the yield tier
+      return IdleStep::kYield;
+    }
     return IdleStep::kSleep;
   }
   // The next nap, doubling up to kMaxNap.
@@ -57,6 +83,7 @@ class IdleBackoff {
   unsigned spin_limit_;
   unsigned yield_limit_;
   unsigned failures_ = 0;
+  std::uint64_t yield_from_ns_ = 0;
   std::chrono::microseconds nap_ = kFirstNap;
 };
 

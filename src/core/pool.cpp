@@ -3,18 +3,34 @@
 // Sleep/wake protocol. Idle workers sleep on `wake_word_` with a futex: read the word, check
 // for work, then futex-wait for the word to change. Wakers change the word, then futex-wake.
 // The kernel compares the word and sleeps atomically, so a waker whose change came after the
-// sleeper's read always wakes it, and a change that came before the read is seen by the
-// sleeper's check (the check follows the read; both sides use seq_cst). Which lost wake-ups
-// are harmless and which would be fatal:
+// sleeper's read always wakes it (or, for a wake of one, another sleeper, which is as good:
+// every woken worker looks at the root queue and steals), and a change that came before the
+// read is seen by the sleeper's check (the check follows the read; both sides use seq_cst).
+//
+// While a run is active, one sleeper is the *watchman* (`watched_`): it naps (kFirstNap
+// doubling to kMaxNap) and looks again. Every other sleeper parks without a timeout, as
+// everybody does when no run is active: N idle workers cost one nap loop, not N.
+//
+// Which lost wake-ups are harmless and which would be fatal:
 //   - run() submitting a root job (fatal if lost: nobody would run it): queues the job, then
-//     bumps the word and wakes everybody, under the protocol above, so it cannot be lost.
-//   - shutdown (fatal if lost: the destructor would hang): same path.
+//     bumps the word and wakes two sleepers, under the protocol above, so it cannot be lost.
+//     One takes the root; the other looks for the root's first spawn (kMinYield keeps it
+//     looking that long) and then becomes the watchman. Two, not all: on a machine with
+//     fewer cores than workers a thundering herd delays the root; the pool fills up by the
+//     chain below instead.
+//   - shutdown (fatal if lost: the destructor would hang): bumps the word and wakes all.
 //   - a spawn making work stealable (harmless if lost: the spawner runs its own tasks, so
-//     only parallelism is lost): spawns do not wake anyone, which keeps the owner's path free
-//     of shared writes. Instead, while any run is active, sleepers only nap (kMaxNap at most)
-//     and look again; thieves that leave work behind wake one more sleeper (notify_work),
-//     so a burst of parallelism wakes the pool in a chain.
-// With no run active, workers park without a timeout: an idle pool uses no CPU.
+//     only parallelism is lost): spawns wake nobody, which keeps the owner's path free of
+//     shared accesses. The watchman bounds the loss to one nap: it is there whenever a run
+//     is active and any worker sleeps. A thief that leaves work behind wakes one more sleeper
+//     (a burst of parallelism wakes the pool in a chain), and so does a thief or root taker
+//     that was the watchman, or that sees nobody watching: the role is handed on, never
+//     dropped while workers park. The hand-over is a Dekker pair (seq_cst): a sleeper
+//     increments `sleepers_` then tests `watched_`; a watchman clears `watched_` then reads
+//     `sleepers_`. So either the sleeper takes the free role, or the old watchman sees the
+//     sleeper and wakes one (the word bump makes a sleeper between its read of the word and
+//     its futex-wait return at once). Losing the role would not hang a run either, only
+//     leave spawned work to its owner until some worker goes idle again.
 #include "core/pool.hpp"
 
 #include "core/frame_cost.hpp"
@@ -42,7 +58,7 @@ Pool::Pool(const Config& config) : config_(config) {
   } catch (...) {
     shutdown_.store(true, std::memory_order_seq_cst);
     wake_word_.fetch_add(1, std::memory_order_seq_cst);
-    platform::futex_wake_all(wake_word_);
+    platform::futex_wake(wake_word_, platform::kWakeAll);
     for (auto& w : workers_) w->join_thread();
     throw;
   }
@@ -51,7 +67,7 @@ Pool::Pool(const Config& config) : config_(config) {
 Pool::~Pool() {
   shutdown_.store(true, std::memory_order_seq_cst);
   wake_word_.fetch_add(1, std::memory_order_seq_cst);
-  platform::futex_wake_all(wake_word_);
+  platform::futex_wake(wake_word_, platform::kWakeAll);
   for (auto& w : workers_) w->join_thread();
 }
 
@@ -63,7 +79,7 @@ void Pool::submit_and_wait(RootJob& job) {
   pending_roots_.fetch_add(1, std::memory_order_seq_cst);
   active_runs_.fetch_add(1, std::memory_order_seq_cst);
   wake_word_.fetch_add(1, std::memory_order_seq_cst);  // after the job is visible (fatal path)
-  platform::futex_wake_all(wake_word_);
+  platform::futex_wake(wake_word_, 2);  // the root's taker and a thief for its first spawn
   job.wait_done();
 }
 
@@ -83,21 +99,43 @@ void Pool::finish_root(RootJob& job) noexcept {
   job.mark_done();
 }
 
-bool Pool::sleep(std::chrono::microseconds nap) noexcept {
+bool Pool::sleep(std::chrono::microseconds nap, bool& watching) noexcept {
   const std::uint32_t seen = wake_word_.load(std::memory_order_seq_cst);
   if (shutting_down() || pending_roots_.load(std::memory_order_seq_cst) > 0) return true;
   const bool run_active = active_runs_.load(std::memory_order_seq_cst) > 0;
-  sleepers_.fetch_add(1, std::memory_order_seq_cst);
-  platform::futex_wait(wake_word_, seen, run_active ? nap : std::chrono::microseconds::zero());
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);  // before the test of watched_ (Dekker)
+  if (!run_active) {
+    // Nothing to watch: the next run() wakes two workers, one of which becomes watchman.
+    if (watching) watched_.store(false, std::memory_order_seq_cst);
+    watching = false;
+  } else if (!watching && !watched_.load(std::memory_order_seq_cst)) {
+    bool free = false;
+    watching = watched_.compare_exchange_strong(free, true, std::memory_order_seq_cst);
+  }
+  platform::futex_wait(wake_word_, seen, watching ? nap : std::chrono::microseconds::zero());
   sleepers_.fetch_sub(1, std::memory_order_relaxed);
   return wake_word_.load(std::memory_order_relaxed) != seen;
 }
 
-void Pool::notify_work() noexcept {
-  // relaxed: a stale zero only skips a wake-up that is harmless to lose (see above).
-  if (sleepers_.load(std::memory_order_relaxed) == 0) return;
-  wake_word_.fetch_add(1, std::memory_order_release);
-  platform::futex_wake_one(wake_word_);
+void Pool::stop_watching(bool& watching) noexcept {
+  if (!watching) return;
+  watching = false;
+  watched_.store(false, std::memory_order_seq_cst);  // before the read of sleepers_ (Dekker)
+  wake_one_sleeper();                                // to take the role over
+}
+
+void Pool::after_steal(bool& watching, bool left_work) noexcept {
+  if (watching) {
+    stop_watching(watching);
+  } else if (left_work || !watched_.load(std::memory_order_seq_cst)) {
+    wake_one_sleeper();
+  }
+}
+
+void Pool::wake_one_sleeper() noexcept {
+  if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
+  wake_word_.fetch_add(1, std::memory_order_seq_cst);
+  platform::futex_wake(wake_word_, 1);
 }
 
 }  // namespace weft::detail

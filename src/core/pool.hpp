@@ -42,13 +42,20 @@ class Pool {
   void finish_root(RootJob& job) noexcept;
 
   bool shutting_down() const noexcept { return shutdown_.load(std::memory_order_acquire); }
-  // Sleeps until work may be there: a bounded nap while a run is active, otherwise until
-  // run() or shutdown. Returns at once if a root job or shutdown is already pending.
-  // Returns true if something woke it (the word changed), false if the nap ran out.
-  bool sleep(std::chrono::microseconds nap) noexcept;
-  // Wakes one sleeper, if any: called where stealable work just appeared off the owner's
-  // fast path (a thief that left work behind or pushed stolen tasks).
-  void notify_work() noexcept;
+  // Sleeps until work may be there. While a run is active, one sleeper at a time is the
+  // watchman (`watching` says whether the caller is; this call may make it one): it naps
+  // for `nap` and looks again, the others park until woken. With no run active everybody
+  // parks (and a watchman gives the role up). Returns at once if a root job or shutdown is
+  // already pending. Returns true if something woke it (the word changed), false if the
+  // nap ran out.
+  bool sleep(std::chrono::microseconds nap, bool& watching) noexcept;
+  // A worker that took a root job stops being the watchman, if it was (and wakes a sleeper
+  // to take the role over).
+  void stop_watching(bool& watching) noexcept;
+  // A worker stole: `left_work` when tasks are left on the victim or as proxies on its
+  // stack. A watchman gives the role up. Wakes one sleeper, if any, when work was left
+  // behind or nobody watches any more, so that some idle worker keeps looking.
+  void after_steal(bool& watching, bool left_work) noexcept;
 
  private:
   Config config_;
@@ -61,9 +68,12 @@ class Pool {
 
   alignas(kFalseSharingRange) std::atomic<std::uint32_t> wake_word_{0};
   std::atomic<std::int32_t> sleepers_{0};
+  std::atomic<bool> watched_{false};  // some sleeper is the watchman
   std::atomic<std::int32_t> pending_roots_{0};
   std::atomic<std::int32_t> active_runs_{0};
   std::atomic<bool> shutdown_{false};
+
+  void wake_one_sleeper() noexcept;
 };
 
 }  // namespace weft::detail

@@ -68,6 +68,7 @@ void Worker::main_loop() noexcept {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.
     if (stack.request_flagged()) serve_requests();
     if (RootJob* job = pool_.take_root()) {
+      pool_.stop_watching(watching_);  // not through a long root
       const Activity prev = clock_.enter(Activity::kTask);
       job->execute();
       clock_.enter(prev);
@@ -91,9 +92,10 @@ void Worker::idle(IdleBackoff& backoff) noexcept {
     case IdleStep::kSleep:
       if (stack.request_flagged()) serve_requests();  // not while we sleep
       parks.bump();
-      // Woken (a run started, or a thief left work behind): look around eagerly again
-      // instead of carrying the long nap of the previous idle spell into the new work.
-      if (pool_.sleep(backoff.next_nap())) backoff.reset();
+      // Woken (a run started, a thief left work behind, the watchman's role is free): look
+      // around eagerly again instead of carrying the long nap of the previous idle spell
+      // into the new work.
+      if (pool_.sleep(backoff.next_nap(), watching_)) backoff.reset();
       break;
   }
 }

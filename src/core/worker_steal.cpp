@@ -87,8 +87,9 @@ bool Worker::steal_from(Worker& victim) noexcept {
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
   max_steal_stack_bytes.raise_to(
       static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
-  // Work is left behind (on the victim, or as proxies on our stack): let a sleeper know.
-  if (claim.count > 1 || victim.stack.available() > 0) pool_.notify_work();
+  // Work left behind (on the victim, or as proxies on our stack) wakes a sleeper; so does
+  // leaving the watchman's role or finding nobody in it (pool.cpp).
+  pool_.after_steal(watching_, claim.count > 1 || victim.stack.available() > 0);
   run_claim(claim);
   if (track_history_) history_.record(monotonic_ns() - claimed, claim.count, claimed - started);
   clock_.enter(prev);

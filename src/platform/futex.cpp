@@ -30,12 +30,8 @@ void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected,
   }
 }
 
-void futex_wake_one(std::atomic<std::uint32_t>& word) noexcept {
-  futex(word, FUTEX_WAKE_PRIVATE, 1, nullptr);
-}
-
-void futex_wake_all(std::atomic<std::uint32_t>& word) noexcept {
-  futex(word, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+void futex_wake(std::atomic<std::uint32_t>& word, int count) noexcept {
+  futex(word, FUTEX_WAKE_PRIVATE, static_cast<std::uint32_t>(count), nullptr);
 }
 
 }  // namespace weft::platform

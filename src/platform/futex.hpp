@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 
 namespace weft::platform {
@@ -12,7 +13,8 @@ namespace weft::platform {
 // caller read `expected` cannot be lost.
 void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected,
                 std::chrono::microseconds timeout = std::chrono::microseconds::zero()) noexcept;
-void futex_wake_one(std::atomic<std::uint32_t>& word) noexcept;
-void futex_wake_all(std::atomic<std::uint32_t>& word) noexcept;
+// Wakes up to `count` threads sleeping on `word` (kWakeAll: every one).
+inline constexpr int kWakeAll = INT_MAX;
+void futex_wake(std::atomic<std::uint32_t>& word, int count) noexcept;
 
 }  // namespace weft::platform
