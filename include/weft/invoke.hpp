@@ -70,6 +70,7 @@ class Scope {
   // Joins every child, newest first; rethrows the first exception (in join order) after all
   // children have been joined.
   void join_all() {
+    if (size_ >= 2) detail::offer_work(detail::current_worker());
     std::exception_ptr first;
     while (size_ > 0) {
       try {

@@ -46,6 +46,9 @@ class Pool {
   // run() or shutdown. Returns at once if a root job or shutdown is already pending.
   // Returns true if something woke it (the word changed), false if the nap ran out.
   bool sleep(std::chrono::microseconds nap) noexcept;
+  // Whether a worker may be asleep now (relaxed: a stale answer only delays or wastes one
+  // wake-up, which the naps bound; see pool.cpp).
+  bool has_sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed) != 0; }
   // Wakes one sleeper, if any: called where stealable work just appeared off the owner's
   // fast path (a thief that left work behind or pushed stolen tasks).
   void notify_work() noexcept;
