@@ -70,6 +70,10 @@ class Scope {
   // Joins every child, newest first; rethrows the first exception (in join order) after all
   // children have been joined.
   void join_all() {
+    // A wide scope (its futures spilled to the heap) has just made a burst of tasks
+    // stealable: wake a sleeper for them. Narrower ones, the nodes of divide and conquer,
+    // pay nothing for it.
+    if (size_ > kInlineChildren) detail::offer_work(detail::current_worker());
     std::exception_ptr first;
     while (size_ > 0) {
       try {

@@ -56,6 +56,12 @@ class Pool {
   // stack. A watchman gives the role up. Wakes one sleeper, if any, when work was left
   // behind or nobody watches any more, so that some idle worker keeps looking.
   void after_steal(bool& watching, bool left_work) noexcept;
+  // Whether a worker may be asleep now (relaxed: a stale answer only delays or wastes one
+  // wake-up, which the watchman's naps bound; see pool.cpp).
+  bool has_sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed) != 0; }
+  // Wakes one sleeper, if any: where a burst of stealable work just appeared off the owner's
+  // fast path (weft::scope's offer_work).
+  void notify_work() noexcept { wake_one_sleeper(); }
 
  private:
   Config config_;

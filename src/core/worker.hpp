@@ -32,6 +32,9 @@ class Worker final : public WorkerCore {
   // is charged to switch).
   void serve_requests() noexcept;
 
+  // A burst of tasks was pushed (weft::scope): wake a sleeper if a thief would get some.
+  void offer_work() noexcept;
+
   // The counters, and the profile since the last reset (frame management charged at
   // frame_cost_ns per pushed task).
   WorkerStats snapshot(double frame_cost_ns) const noexcept;

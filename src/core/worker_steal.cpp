@@ -40,6 +40,11 @@ void serve_steal_requests(WorkerCore* w) noexcept {
   static_cast<Worker*>(w)->serve_requests();
 }
 
+void offer_work(WorkerCore* w) noexcept {
+  if (w == &g_serial_worker) return;
+  static_cast<Worker*>(w)->offer_work();
+}
+
 bool settle_pop(WorkerCore* w, Slot* s) noexcept {
   if (!w->stack.request_mode()) return w->stack.pop_contended(s);  // also the serial worker
   // The pop's check failed: a request flag, or the slot was handed out. Answer a pending
@@ -59,6 +64,14 @@ void Worker::serve_requests() noexcept {
   stack.answer_request(req, pool_.policy());
   requests_served.bump();
   clock_.enter(prev);
+}
+
+void Worker::offer_work() noexcept {
+  if (!pool_.has_sleepers()) return;  // the common case: one relaxed load
+  // Two or more: with one task left the owner is about to run it itself. Ask the policy, so
+  // that a sleeper is not woken to fail its steal (fixed:D with fewer than D waiting).
+  const Index n = stack.available();
+  if (n >= 2 && pool_.policy().amount(StealView{n, 0.0}) > 0) pool_.notify_work();
 }
 
 bool Worker::steal_random() noexcept {

@@ -152,6 +152,12 @@ Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept;
 // a spawn whose check failed on the request flag, or from weft::poll().
 void serve_steal_requests(WorkerCore* w) noexcept;
 
+// Out of line, once per weft::scope with more than Scope::kInlineChildren children, after
+// its body: the owner has just made a burst of tasks stealable, so a sleeping worker is woken
+// to take some rather than finding them when its nap runs out. Does nothing on the serial
+// worker, when nobody sleeps, or when a thief would get nothing from the stack as it is.
+void offer_work(WorkerCore* w) noexcept;
+
 // Out of line: after pop_top() failed, settles the pop the way w's mechanism does (under
 // the port, or by answering a pending request first). True: the task is the caller's to
 // run inline; false: it was stolen, and its slot stays occupied until release_stolen().
