@@ -201,9 +201,10 @@ TEST_F(FromEnv, NoVariablesGiveTheDefaults) {
   const weft::Config c = weft::Config::from_env();
   const weft::Config d;
   EXPECT_EQ(c.workers, d.workers);
-  EXPECT_EQ(c.steal.spec(), "one");
   EXPECT_EQ(c.seed, d.seed);
   EXPECT_EQ(c.pin, false);
+  EXPECT_EQ(c.steal.spec(), "adaptive");
+  EXPECT_EQ(c.mechanism, weft::StealMechanism::kConcurrent);
   EXPECT_EQ(c.task_slots, 0u);  // derived from the worker stack
   EXPECT_EQ(c.worker_stack_bytes, std::size_t{64} << 20);
   EXPECT_EQ(c.resolved_task_slots(), std::size_t{1} << 20);
@@ -215,7 +216,7 @@ TEST_F(FromEnv, EmptyVariablesCountAsUnset) {
   setenv("WEFT_STEAL", "", 1);
   const weft::Config c = weft::Config::from_env();
   EXPECT_EQ(c.workers, 0u);
-  EXPECT_EQ(c.steal.spec(), "one");
+  EXPECT_EQ(c.steal.spec(), "adaptive");
 }
 
 TEST_F(FromEnv, Workers) {

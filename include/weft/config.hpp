@@ -87,7 +87,11 @@ class StealPolicy {
 struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)
   unsigned workers = 0;
-  StealPolicy steal = StealPolicy::one();                  // (WEFT_STEAL)
+  // The defaults are the configuration that came within 5% of the best mechanism x policy on
+  // every workload we measure (docs/STRATEGIES.md, "Defaults"): `one` trails by 15% on UTS
+  // and collapses where workers outnumber cores (a membarrier per claim), `half` trails on
+  // fib and FFT, `request` on Sparse-LU.
+  StealPolicy steal = StealPolicy::adaptive();             // (WEFT_STEAL)
   StealMechanism mechanism = StealMechanism::kConcurrent;  // (WEFT_MECHANISM)
   // Request mechanism: a thief whose request the victim has not taken up after this many
   // microseconds (the victim is in a long stretch without spawns, joins or polls) withdraws
