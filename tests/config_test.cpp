@@ -330,8 +330,7 @@ TEST_F(FromEnv, TaskSlots) {
   setenv("WEFT_TASK_SLOTS", "0", 1);
   EXPECT_EQ(weft::Config::from_env().task_slots, 0u);
   unsetenv("WEFT_TASK_SLOTS");
-  for (const char* bad : {"1", "67108865", "lots", "-5"})
-    expect_rejected("WEFT_TASK_SLOTS", bad);
+  for (const char* bad : {"1", "67108865", "lots", "-5"}) expect_rejected("WEFT_TASK_SLOTS", bad);
 }
 
 TEST_F(FromEnv, StackSize) {

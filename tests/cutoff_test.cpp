@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 #include <weft/weft.hpp>
 
 #include "test_support.hpp"
@@ -61,6 +63,62 @@ TEST(Cutoff, SpawnIfFalseRunsAtOnceAndKeepsExceptions) {
   EXPECT_EQ(f.join(), 1);
   auto g = weft::spawn_if(false, []() -> int { throw std::runtime_error("cut"); });
   EXPECT_THROW(g.join(), std::runtime_error);
+}
+
+// The outcome of a task that ran at once waits in a slot that a worker reuses after the
+// join. Many pending cut-off futures at once, values larger than a word and exceptions, joined
+// in order, must each get their own outcome back, however the slots are recycled.
+TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {
+  weft::Config c = weft_test::base_config();
+  c.workers = 2;
+  weft::Runtime rt(c);
+  const long total = rt.run([] {
+    long sum = 0;
+    for (int round = 0; round < 50; ++round) {
+      std::vector<weft::Future<std::string>> futures;
+      for (int i = 0; i < 300; ++i) {  // more than a worker keeps on its free list
+        futures.push_back(weft::spawn_if(false, [i]() -> std::string {
+          if (i % 7 == 3) throw std::runtime_error("cut");
+          return std::string(40, static_cast<char>('a' + i % 26));
+        }));
+      }
+      for (int i = 299; i >= 0; --i) {
+        if (i % 7 == 3) {
+          EXPECT_THROW(futures[static_cast<std::size_t>(i)].join(), std::runtime_error);
+          futures.pop_back();
+          continue;
+        }
+        const std::string v = futures[static_cast<std::size_t>(i)].join();
+        futures.pop_back();
+        EXPECT_EQ(v, std::string(40, static_cast<char>('a' + i % 26))) << i;
+        sum += static_cast<long>(v.size());
+      }
+    }
+    return sum;
+  });
+  EXPECT_EQ(total, 50L * 40 * (300 - 43));
+}
+
+// A cut-off future made on a worker may be joined on another thread, here outside any
+// runtime after run() returned: its slot then goes to that thread's list.
+TEST(Cutoff, ReadySlotJoinedOnAnotherThread) {
+  weft::Config c = weft_test::base_config();
+  c.workers = 2;
+  std::vector<weft::Future<int>> made;
+  {
+    weft::Runtime rt(c);
+    made = rt.run([] {
+      std::vector<weft::Future<int>> v;
+      for (int i = 0; i < 10; ++i) v.push_back(weft::spawn_if(false, [i] { return i * i; }));
+      return v;
+    });
+  }
+  int sum = 0;
+  while (!made.empty()) {
+    sum += made.back().join();
+    made.pop_back();
+  }
+  EXPECT_EQ(sum, 285);
 }
 
 TEST(Cutoff, PendingTasksOutsideARuntimeIsZero) { EXPECT_EQ(weft::pending_tasks(), 0); }
