@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The core runtime's acceptance benchmarks (issue 2), from the Release build in build/:
+# The core runtime's benchmarks, from the Release build in build/:
 #   1. fib(37) on 1 worker against the plain serial recursion (ratio, ns per spawn);
 #   2. fib(39) on 1 and 2 workers, policies one and half (speedup);
 #   3. fib(40) with fixed:2 and fixed:20 on 1 and 2 workers (completes, verified);

@@ -51,7 +51,8 @@ std::vector<WorkloadInfo> workload_list();
 // problem: an unknown workload (listing the known ones) or a size its parse rejects.
 Spec parse_spec(std::string_view text);
 
-// The defaults of issue 4's comparison table, comma-separated as --workloads takes them.
+// The default workloads and sizes of the comparison table, comma-separated as --workloads
+// takes them.
 std::string_view default_specs();
 
 // Builds, times and verifies one run of `spec` on `par` (workload.hpp's measure).
