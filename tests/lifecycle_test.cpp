@@ -1,10 +1,12 @@
 // Runtime lifecycle: building and destroying many runtimes, every worker count, several
 // runtimes at once, and Config validation at construction.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
@@ -34,6 +36,33 @@ TEST(Lifecycle, AThousandRuntimesInARow) {
     }
   });
   EXPECT_EQ(correct, count);
+}
+
+// Resident memory of this process, from /proc/self/statm (pages), in bytes.
+std::size_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const int got = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return got == 2 ? resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// Task stacks are reserved, not touched: the largest slot count (4 GiB of slots per worker)
+// costs a shallow program only the pages it reaches.
+TEST(Lifecycle, TheLargestTaskStacksAreReservedNotTouched) {
+  // The sanitizers keep shadow memory for mappings, which this bound does not describe.
+  if (weft_test::kSanitized) GTEST_SKIP() << "resident memory is the sanitizer's here";
+  weft::Config c = weft_test::base_config();
+  c.workers = 4;
+  c.task_slots = std::size_t{1} << 26;
+  const std::size_t before = resident_bytes();
+  weft::Runtime rt(c);
+  EXPECT_EQ(rt.run([] { return weft_fib(20); }), serial_fib(20));
+  const std::size_t grown = resident_bytes() - before;
+  // 16 GiB reserved; a run of fib(20) touches a few pages of slots per worker. The bound
+  // leaves room for the thread stacks' touched pages and the sanitizers' bookkeeping.
+  EXPECT_LT(grown, std::size_t{256} << 20) << "resident memory grew by " << grown << " bytes";
 }
 
 TEST(Lifecycle, RuntimesThatNeverRunAreDestroyedCleanly) {
