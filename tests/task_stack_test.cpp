@@ -18,8 +18,8 @@
 #include <tuple>
 #include <vector>
 
+#include "core/barrier_mode.hpp"
 #include "core/worker.hpp"
-#include "platform/asymmetric_barrier.hpp"
 #include "task_stack_support.hpp"
 #include "test_support.hpp"
 #include "weft/config.hpp"
@@ -84,7 +84,7 @@ void thief_loop(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
 class TaskStackTest : public ::testing::Test {
  protected:
   // The barrier mode must be settled before the stack is shared between threads.
-  void SetUp() override { weft::platform::init_asymmetric_barrier(); }
+  void SetUp() override { weft::detail::init_barrier_mode(); }
 };
 
 // ---- Quiescent claims: exact amounts ----
@@ -393,14 +393,14 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, TaskStackStress,
                          weft_test::PolicyCountName{});
 
 TEST_F(TaskStackTest, ReportsBarrierMode) {
-  const auto mode = weft::platform::barrier_mode();
+  const auto mode = weft::detail::barrier_mode();
   const bool fence = wd::g_pop_needs_fence.load();
-  EXPECT_EQ(fence, mode == weft::platform::BarrierMode::kFence);
+  EXPECT_EQ(fence, mode == weft::detail::BarrierMode::kFence);
   if (weft_test::kThreadSanitizer) {
     EXPECT_TRUE(fence) << "TSan does not model membarrier";
   }
-  RecordProperty("barrier_mode", weft::platform::barrier_mode_name(mode));
-  std::printf("barrier mode: %s\n", weft::platform::barrier_mode_name(mode));
+  RecordProperty("barrier_mode", weft::detail::barrier_mode_name(mode));
+  std::printf("barrier mode: %s\n", weft::detail::barrier_mode_name(mode));
 }
 
 }  // namespace

@@ -34,14 +34,14 @@
 #include "core/pool.hpp"
 
 #include "core/frame_cost.hpp"
-#include "platform/asymmetric_barrier.hpp"
+#include "core/barrier_mode.hpp"
 #include "platform/futex.hpp"
 
 namespace weft::detail {
 
 Pool::Pool(const Config& config) : config_(config) {
   config_.validate();
-  platform::init_asymmetric_barrier();
+  init_barrier_mode();
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.
   if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns();  // not the accessor

@@ -4,76 +4,21 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
-#include <mutex>
-
-#include "weft/config.hpp"
-#include "weft/detail/sanitizers.hpp"
-#include "weft/detail/task_stack.hpp"
-
-namespace weft::detail {
-// Starts true (safe) and is lowered once membarrier is known to work. relaxed loads suffice:
-// it is written before any worker thread starts, and thread creation orders the two.
-std::atomic<bool> g_pop_needs_fence{true};
-
-void thief_store_load_barrier() noexcept {
-  if (g_pop_needs_fence.load(std::memory_order_relaxed)) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the owner's fence
-    return;
-  }
-  // Every running thread of this process executes a full barrier before this returns;
-  // the caller's own accesses are ordered by the system call itself. Pairs with the
-  // owner's compiler barrier in TaskStack::pop_top().
-  syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-}
-}  // namespace weft::detail
-
 namespace weft::platform {
-namespace {
 
-// ThreadSanitizer does not model membarrier: its builds use the fence mode.
-constexpr bool kSanitizerNeedsFence = WEFT_DETAIL_TSAN == 1;
-
-BarrierMode decide() {
-  const char* env = std::getenv("WEFT_BARRIER");
-  if (env != nullptr && *env != '\0') {
-    if (std::strcmp(env, "fence") == 0) return BarrierMode::kFence;
-    if (std::strcmp(env, "membarrier") != 0) {
-      throw ConfigError(std::string("WEFT_BARRIER=\"") + env +
-                        "\": expected \"membarrier\" or \"fence\"");
-    }
-  }
-  if (kSanitizerNeedsFence) return BarrierMode::kFence;
-  const long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  if (supported < 0 || (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) {
-    return BarrierMode::kFence;
-  }
-  if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) {
-    return BarrierMode::kFence;
-  }
-  return BarrierMode::kMembarrier;
+bool expedited_membarrier_available() noexcept {
+  // A function-local static: the query and the registration happen once, thread-safely.
+  static const bool available = [] {
+    const long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (supported < 0 || (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return false;
+    return syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }();
+  return available;
 }
 
-std::once_flag g_once;
-std::atomic<BarrierMode> g_mode{BarrierMode::kFence};
-
-}  // namespace
-
-BarrierMode init_asymmetric_barrier() {
-  std::call_once(g_once, [] {
-    const BarrierMode mode = decide();
-    g_mode.store(mode, std::memory_order_relaxed);
-    detail::g_pop_needs_fence.store(mode == BarrierMode::kFence, std::memory_order_relaxed);
-  });
-  return g_mode.load(std::memory_order_relaxed);
-}
-
-BarrierMode barrier_mode() noexcept { return g_mode.load(std::memory_order_relaxed); }
-
-const char* barrier_mode_name(BarrierMode mode) noexcept {
-  return mode == BarrierMode::kMembarrier ? "membarrier" : "fence";
+void membarrier_all_threads() noexcept {
+  // The caller's own accesses are ordered by the system call itself.
+  syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 
 }  // namespace weft::platform

@@ -1,19 +1,18 @@
-// The heavy half of an asymmetric store-load barrier (see task_stack.hpp): a thief calls
-// heavy_barrier() where a symmetric protocol would put a seq_cst fence, and the owner gets
-// away with a compiler barrier.
+// The heavy half of an asymmetric store-load barrier: membarrier(2) makes every running
+// thread of the process execute a full memory barrier before it returns, so the other side
+// of a Dekker pair may get away with a compiler barrier. Only the primitive lives here; which
+// protocol uses it, and when a seq_cst fence stands in for it, is core's decision
+// (src/core/barrier_mode.*).
 #pragma once
 
 namespace weft::platform {
 
-enum class BarrierMode { kMembarrier, kFence };
+// Whether this kernel has MEMBARRIER_CMD_PRIVATE_EXPEDITED, registering the process for it
+// the first time it is asked (thread-safe; the answer does not change afterwards).
+bool expedited_membarrier_available() noexcept;
 
-// Decides the mode once per process (membarrier if the kernel has
-// MEMBARRIER_CMD_PRIVATE_EXPEDITED and WEFT_BARRIER does not say "fence"; a seq_cst fence
-// in ThreadSanitizer builds, which do not model membarrier) and publishes it to
-// detail::g_pop_needs_fence. Idempotent and thread-safe; call before starting workers.
-BarrierMode init_asymmetric_barrier();
-
-BarrierMode barrier_mode() noexcept;
-const char* barrier_mode_name(BarrierMode mode) noexcept;
+// Every running thread of this process executes a full memory barrier before this returns.
+// Only after expedited_membarrier_available() said true.
+void membarrier_all_threads() noexcept;
 
 }  // namespace weft::platform
