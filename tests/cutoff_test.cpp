@@ -65,7 +65,7 @@ TEST(Cutoff, SpawnIfFalseRunsAtOnceAndKeepsExceptions) {
   EXPECT_THROW(g.join(), std::runtime_error);
 }
 
-// The outcome of a task that ran at once waits in a slot that a worker reuses after the
+// The outcome of a task that ran at once waits in a slot that its thread reuses after the
 // join. Many pending cut-off futures at once, values larger than a word and exceptions, joined
 // in order, must each get their own outcome back, however the slots are recycled.
 TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {

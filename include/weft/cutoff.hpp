@@ -27,8 +27,8 @@ inline std::int64_t pending_tasks() noexcept {
 template <class F>
 SpawnedFuture<F> spawn_if(bool cond, F&& fn) {
   if (cond) return spawn(std::forward<F>(fn));
-  return SpawnedFuture<F>::from_word(detail::run_now<std::decay_t<F>, SpawnResult<F>>(
-      detail::current_worker(), std::forward<F>(fn)));
+  return SpawnedFuture<F>::from_word(
+      detail::run_now<std::decay_t<F>, SpawnResult<F>>(std::forward<F>(fn)));
 }
 
 }  // namespace weft

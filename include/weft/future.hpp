@@ -48,6 +48,11 @@ namespace detail {
 inline constexpr std::uintptr_t kReadyBit = 1;
 inline constexpr std::uintptr_t kEmptyFuture = 1;
 
+// Slots for spawns that run at once (src/core/ready_slots.cpp): each thread keeps the ones
+// it freed for its next ones, so a cutoff does not allocate per task.
+Slot* new_ready_slot();
+void delete_ready_slot(Slot* s) noexcept;
+
 template <class Fn, class Arg>
 void construct_closure(Slot* s, Arg&& fn) {
   if constexpr (kFitsInSlot<Fn>) {
@@ -58,11 +63,11 @@ void construct_closure(Slot* s, Arg&& fn) {
   }
 }
 
-// Runs a task now and keeps its outcome in a ready slot of the worker's (no allocation once
-// the worker has one free); returns the future's word.
+// Runs a task now and keeps its outcome in a ready slot (no allocation once the thread has
+// one free); returns the future's word.
 template <class Fn, class T, class Arg>
-std::uintptr_t run_now(WorkerCore* w, Arg&& fn) {
-  Slot* r = take_ready_slot(w);
+std::uintptr_t run_now(Arg&& fn) {
+  Slot* r = new_ready_slot();
   construct_closure<Fn>(r, std::forward<Arg>(fn));
   const Outcome outcome = exec_closure<StoredClosure<Fn>, T>(r);
   r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
@@ -93,7 +98,7 @@ template <class Fn, class T>
     if (!w->stack.full(s)) return push_task<Fn, T>(w, s, std::move(fn));
   }
   note_overflow_spawn(w);
-  return run_now<Fn, T>(w, std::move(fn));
+  return run_now<Fn, T>(std::move(fn));
 }
 }  // namespace detail
 
@@ -219,11 +224,10 @@ class [[nodiscard]] Future {
       w->stack.lifo_violation(reinterpret_cast<detail::Slot*>(word));
     }
     detail::Slot* r = reinterpret_cast<detail::Slot*>(word & ~detail::kReadyBit);
-    struct GiveBack {
-      detail::WorkerCore* w;
+    struct Free {
       detail::Slot* r;
-      ~GiveBack() { detail::give_back_ready_slot(w, r); }
-    } give_back{w, r};
+      ~Free() { detail::delete_ready_slot(r); }
+    } free_slot{r};
     return collect(r, static_cast<detail::Outcome>(r->state.load(std::memory_order_relaxed)));
   }
 

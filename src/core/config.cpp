@@ -7,6 +7,8 @@
 #include <string_view>
 #include <thread>
 
+#include "weft/detail/slot.hpp"
+
 namespace weft {
 namespace {
 
@@ -15,7 +17,6 @@ constexpr unsigned kMaxWorkers = 4096;
 // A task stack needs room for at least a couple of nested spawns to be useful at all.
 constexpr std::size_t kMinTaskSlots = 2;
 constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
-constexpr std::size_t kSlotBytesForSizing = 64;              // a task slot's size (detail/slot.hpp)
 constexpr const char* kTaskSlotsAllowed =
     "0 (one slot per 64 bytes of worker stack) or a slot count from 2 to 67108864";
 // Below this, the runtime's own frames plus a few levels of user code would overflow.
@@ -166,7 +167,7 @@ std::size_t Config::resolved_task_slots() const noexcept {
   // saved register or two; one slot per 64 bytes of stack lets a recursion spawn at every
   // level until its thread stack, not its task stack, runs out (1 Mi slots, 64 MiB of
   // address space, for the default stack; only the pages a program reaches are touched).
-  const std::size_t derived = worker_stack_bytes / kSlotBytesForSizing;
+  const std::size_t derived = worker_stack_bytes / detail::kSlotBytes;
   return derived < kMinTaskSlots ? kMinTaskSlots
                                  : (derived > kMaxTaskSlots ? kMaxTaskSlots : derived);
 }

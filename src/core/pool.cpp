@@ -33,8 +33,8 @@
 //     leave spawned work to its owner until some worker goes idle again.
 #include "core/pool.hpp"
 
-#include "core/frame_cost.hpp"
 #include "core/barrier_mode.hpp"
+#include "core/frame_cost.hpp"
 #include "platform/futex.hpp"
 
 namespace weft::detail {

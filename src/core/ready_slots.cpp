@@ -1,49 +1,52 @@
-// Heap slots for spawns that run at once: a cutoff (spawn_if with a false condition), a full
-// task stack, or a spawn outside any runtime. The task's outcome waits in such a slot until
-// the join. Workers keep the slots they freed (ReadySlots in detail/worker_core.hpp); other
-// threads keep theirs here, per thread, so nothing is shared. A slot may be taken on one
-// thread and freed on another (a future moved to another task): it joins the freeing
-// thread's list.
-#include <cstddef>
+// Slots for spawns that run at once: a cutoff (spawn_if with a false condition), a full task
+// stack, or a spawn outside any runtime. The task's outcome waits in such a slot until the
+// join. Each thread keeps the slots it freed for its next ones, so a program that cuts off at
+// a depth allocates a handful of slots once instead of one per task. A slot may be taken on
+// one thread and freed on another (a future moved to another task): it joins the freeing
+// thread's list. The lists are per thread, so nothing here is shared.
+#include <cstdint>
 #include <utility>
 
-#include "weft/detail/worker_core.hpp"
+#include "weft/detail/slot.hpp"
 
 namespace weft::detail {
 namespace {
 
-struct ThreadSlots {
+// Enough for the deepest chain of pending cut-off futures a recursion keeps at once in
+// practice; beyond it, freed slots go back to the allocator so a burst does not pin memory.
+constexpr std::uint32_t kMaxKept = 256;
+
+// A free slot's storage holds the link to the next one.
+Slot*& next(Slot* s) noexcept { return *reinterpret_cast<Slot**>(s->storage); }
+
+struct FreeSlots {
   Slot* head = nullptr;
   std::uint32_t kept = 0;
-  ~ThreadSlots() { free_ready_slots(std::exchange(head, nullptr)); }
+  ~FreeSlots() {
+    while (head != nullptr) delete std::exchange(head, next(head));
+  }
 };
 
-thread_local ThreadSlots t_slots;
+thread_local FreeSlots t_free;
 
 }  // namespace
 
 Slot* new_ready_slot() {
-  ThreadSlots& t = t_slots;
-  if (t.head == nullptr) return new Slot{};
-  Slot* s = t.head;
-  t.head = ReadySlots::next(s);
-  --t.kept;
+  FreeSlots& f = t_free;
+  if (f.head == nullptr) return new Slot{};
+  Slot* s = std::exchange(f.head, next(f.head));
+  --f.kept;
   return s;
 }
 
 void delete_ready_slot(Slot* s) noexcept {
-  ThreadSlots& t = t_slots;
-  if (t.kept >= ReadySlots::kMaxKept) {
+  FreeSlots& f = t_free;
+  if (f.kept >= kMaxKept) {
     delete s;
     return;
   }
-  ReadySlots::next(s) = t.head;
-  t.head = s;
-  ++t.kept;
-}
-
-void free_ready_slots(Slot* list) noexcept {
-  while (list != nullptr) delete std::exchange(list, ReadySlots::next(list));
+  next(s) = std::exchange(f.head, s);
+  ++f.kept;
 }
 
 }  // namespace weft::detail

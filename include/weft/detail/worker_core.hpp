@@ -43,51 +43,6 @@ class Counter {
   std::atomic<std::uint64_t> value_{0};
 };
 
-// Heap slots for spawns that run at once (src/core/ready_slots.cpp): out of line, for a
-// thread with no list of its own (no worker), and to free a worker's list.
-Slot* new_ready_slot();
-void delete_ready_slot(Slot* s) noexcept;
-void free_ready_slots(Slot* list) noexcept;
-
-// A worker's own list of free ready slots. Only the worker's thread touches it, and only
-// off the spawn's fast path: a cutoff or a full stack takes a slot here, the join that
-// collects the outcome puts it back, so a program that cuts off at a depth allocates a
-// handful of slots once instead of one per task.
-class ReadySlots {
- public:
-  static constexpr std::uint32_t kMaxKept = 256;  // beyond it, freed slots go to the heap
-
-  ReadySlots() = default;
-  ReadySlots(const ReadySlots&) = delete;
-  ReadySlots& operator=(const ReadySlots&) = delete;
-  ~ReadySlots() { free_ready_slots(head_); }
-
-  Slot* take() {
-    Slot* s = head_;
-    if (s == nullptr) [[unlikely]]
-      return new_ready_slot();
-    head_ = next(s);
-    --kept_;
-    return s;
-  }
-  void give_back(Slot* s) noexcept {
-    if (kept_ >= kMaxKept) [[unlikely]] {
-      delete_ready_slot(s);
-      return;
-    }
-    next(s) = head_;
-    head_ = s;
-    ++kept_;
-  }
-
-  // A free slot's storage holds the link to the next one.
-  static Slot*& next(Slot* s) noexcept { return *reinterpret_cast<Slot**>(s->storage); }
-
- private:
-  Slot* head_ = nullptr;
-  std::uint32_t kept_ = 0;
-};
-
 struct alignas(kFalseSharingRange) WorkerCore {
   WorkerCore() = default;
   explicit WorkerCore(TaskStack::SerialTag tag) noexcept : stack(tag) {}
@@ -98,7 +53,6 @@ struct alignas(kFalseSharingRange) WorkerCore {
   alignas(kFalseSharingRange) Counter spawns;  // pushed tasks plus overflow_spawns
   Counter overflow_spawns;
   Counter stolen_joins;
-  ReadySlots ready_slots;  // never used on the serial worker, which threads share
   std::int32_t id = 0;
   const void* pool = nullptr;  // the runtime this worker belongs to (for nested run())
 };
@@ -123,18 +77,6 @@ extern __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))
 
 inline WorkerCore* current_worker() noexcept { return tls_worker; }
 inline bool on_worker() noexcept { return tls_worker != &g_serial_worker; }
-
-// A slot for the outcome of a spawn that runs at once, and its return after the join.
-inline Slot* take_ready_slot(WorkerCore* w) {
-  return w != &g_serial_worker ? w->ready_slots.take() : new_ready_slot();
-}
-inline void give_back_ready_slot(WorkerCore* w, Slot* s) noexcept {
-  if (w != &g_serial_worker) {
-    w->ready_slots.give_back(s);
-  } else {
-    delete_ready_slot(s);
-  }
-}
 
 inline void note_overflow_spawn(WorkerCore* w) noexcept {
   if (w != &g_serial_worker) {
