@@ -22,6 +22,8 @@
 #include <vector>
 #include <weft/weft.hpp>
 
+#include "common/fib_reference.hpp"
+
 namespace {
 
 long serial_fib(int n) {
@@ -36,15 +38,7 @@ long fib(int n) {
   return a.join() + b;
 }
 
-long fib_by_iteration(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long next = a + b;
-    a = b;
-    b = next;
-  }
-  return a;
-}
+using bench_common::fib_by_iteration;
 
 struct Options {
   int n = 35;

@@ -20,6 +20,7 @@
 #include <vector>
 #include <weft/weft.hpp>
 
+#include "common/fib_reference.hpp"
 #include "fib_lace.h"
 
 namespace {
@@ -55,16 +56,6 @@ long invoke_fib(int n) {
 // run enters lace_fib_WRAP the same way).
 [[gnu::noinline]] long serial_fib_root(int n) { return serial_fib(n); }
 [[gnu::noinline]] long weft_fib_root(long (*fib)(int), int n) { return fib(n); }
-
-long fib_by_iteration(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long next = a + b;
-    a = b;
-    b = next;
-  }
-  return a;
-}
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr,
@@ -163,7 +154,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  const long expected = fib_by_iteration(n);
+  const long expected = bench_common::fib_by_iteration(n);
   for (int r = 0; r < repeat; ++r) {
     std::fprintf(stderr, "\rrepetition %d/%d ...", r + 1, repeat);
     for (Form& f : forms) {

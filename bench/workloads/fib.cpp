@@ -7,16 +7,6 @@ Fib::Params Fib::parse(std::string_view size) {
   return Params{static_cast<int>(parse_count(size, "fib", 0, 50))};
 }
 
-long fib_by_iteration(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long next = a + b;
-    a = b;
-    b = next;
-  }
-  return a;
-}
-
 std::string Fib::verify() const {
   const long a = fib_by_iteration(n_);
   if (value_ == a) return "";

@@ -5,12 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "common/fib_reference.hpp"
 #include "workloads/workload.hpp"
 
 namespace workloads {
 
 // fib(n) by iteration: the reference every Fibonacci run is checked against.
-long fib_by_iteration(int n);
+using bench_common::fib_by_iteration;
 
 class Fib {
  public:
