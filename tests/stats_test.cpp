@@ -202,6 +202,67 @@ TEST(Stats, ResetStatsZeroesAndCountingStartsAfresh) {
             again.total.inline_joins + again.total.stolen_joins + again.total.overflow_spawns);
 }
 
+// A reset must never write a worker's counters: a worker counting at that moment (spawning,
+// or spinning on failed steals) would store its old value plus one over the zero, and the
+// counter would keep its history. Resets race here with busy and spinning workers, four on
+// two cores, and every reading is checked against what could have happened since its reset.
+TEST(Stats, ResetWhileWorkersCountLosesNothing) {
+  constexpr int kN = 18;
+  const std::uint64_t per_run = fib_spawns(kN);
+  weft::Runtime rt(weft_test::make_config("adaptive", 4));
+  std::atomic<std::int64_t> started{0};
+  std::atomic<bool> done{false};
+  const std::int64_t runs = weft_test::scaled(4000, 400);
+  std::thread runner([&] {
+    for (std::int64_t i = 0; i < runs; ++i) {
+      started.fetch_add(1, std::memory_order_seq_cst);
+      if (rt.run([] { return weft_fib(kN); }) != serial_fib(kN)) ADD_FAILURE() << "wrong fib";
+    }
+    done.store(true, std::memory_order_seq_cst);
+  });
+  std::int64_t checks = 0;
+  while (!done.load(std::memory_order_seq_cst)) {
+    const std::int64_t before = started.load(std::memory_order_seq_cst);
+    rt.reset_stats();
+    const weft::Stats s = rt.stats();
+    const std::int64_t after = started.load(std::memory_order_seq_cst);
+    // At most the run in flight at the reset plus those started since.
+    const std::uint64_t bound = per_run * static_cast<std::uint64_t>(after - before + 1);
+    ASSERT_LE(s.total.spawns, bound) << "a reset was lost (check " << checks << ")\n" << s.table();
+    for (const weft::WorkerStats& w : s.per_worker) {
+      ASSERT_LE(w.inline_joins, w.spawns) << s.table();
+      ASSERT_LE(w.overflow_spawns, w.spawns) << s.table();
+    }
+    ++checks;
+  }
+  runner.join();
+  EXPECT_GT(checks, 0);
+  // The last run just returned: the idle workers are spinning on failed steals now.
+  rt.reset_stats();
+  ASSERT_EQ(rt.run([] { return weft_fib(kN); }), serial_fib(kN));
+  const weft::Stats last = settled_stats(rt);
+  EXPECT_EQ(last.total.spawns, per_run) << last.table();
+  EXPECT_EQ(last.total.spawns,
+            last.total.inline_joins + last.total.stolen_joins + last.total.overflow_spawns)
+      << last.table();
+  EXPECT_LE(last.total.steals, last.total.steal_attempts) << last.table();
+  EXPECT_LE(last.total.failed_steals, last.total.steal_attempts) << last.table();
+}
+
+// The running maximum restarts at a reset although only its worker ever writes it.
+TEST(Stats, ResetRestartsTheMaximumStealStack) {
+  weft::Runtime rt(weft_test::make_config("half", 2));
+  bool stole = false;
+  for (int i = 0; i < 50 && !stole; ++i) {
+    ASSERT_EQ(rt.run([] { return weft_fib(22); }), serial_fib(22));
+    stole = settled_stats(rt).total.steals > 0;
+  }
+  if (!stole) GTEST_SKIP() << "no steal happened in 50 runs on this machine";
+  ASSERT_GT(rt.stats().total.max_steal_stack_bytes, 0u);
+  rt.reset_stats();
+  EXPECT_EQ(rt.stats().total.max_steal_stack_bytes, 0u);
+}
+
 TEST(Stats, JsonAndTableOfARealRunNameEveryField) {
   weft::Runtime rt(weft_test::make_config("one", 2));
   ASSERT_EQ(rt.run([] { return weft_fib(18); }), serial_fib(18));

@@ -118,7 +118,9 @@ class Runtime {
   // Counters summed over workers, and per worker. Exact once run() has returned; a
   // consistent-enough snapshot while tasks run.
   // With Config::profile, also the execution profile since the start or the last
-  // reset_stats(). Call stats() and reset_stats() from one thread at a time.
+  // reset_stats(). Both may be called from any thread at any time: a reset never writes a
+  // worker's counters (it records a baseline that stats() subtracts), so a worker counting
+  // at that moment loses nothing.
   Stats stats() const;
   void reset_stats();
   // The timeline recorded so far (Config::trace_events per worker; empty when 0). Events

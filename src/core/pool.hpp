@@ -34,6 +34,9 @@ class Pool {
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
 
+  // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
+  std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
+
   // Runtime::run from a thread outside this pool: queue the job, wake the workers, wait.
   void submit_and_wait(RootJob& job);
   // A worker's look at the root queue: the next job, or nullptr.
@@ -69,6 +72,7 @@ class Pool {
   std::uint64_t origin_ns_ = 0;
   std::vector<std::unique_ptr<Worker>> workers_;
 
+  mutable std::mutex stats_mutex_;
   std::mutex roots_mutex_;
   std::deque<RootJob*> roots_;  // guarded by roots_mutex_
 

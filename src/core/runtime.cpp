@@ -1,6 +1,8 @@
 // Runtime: the public face of a Pool.
 #include "weft/runtime.hpp"
 
+#include <mutex>
+
 #include "core/pool.hpp"
 
 namespace weft {
@@ -16,6 +18,7 @@ unsigned Runtime::workers() const noexcept { return pool_->size(); }
 const Config& Runtime::config() const noexcept { return pool_->config(); }
 
 Stats Runtime::stats() const {
+  std::lock_guard lock(pool_->stats_mutex());
   Stats s;
   s.profiled = pool_->profiled();
   s.frame_cost_ns = pool_->frame_cost_ns();
@@ -35,6 +38,7 @@ Trace Runtime::trace() const {
 }
 
 void Runtime::reset_stats() {
+  std::lock_guard lock(pool_->stats_mutex());
   for (unsigned i = 0; i < pool_->size(); ++i) pool_->worker(i).reset_counters();
 }
 

@@ -131,14 +131,11 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
   }
 }
 
-WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
+WorkerStats Worker::raw_counts() const noexcept {
   WorkerStats s;
   s.spawns = spawns.get();
   s.overflow_spawns = overflow_spawns.get();
   s.stolen_joins = stolen_joins.get();
-  // Every pushed task is joined exactly once, inline or stolen; exact once run() returned.
-  const std::uint64_t pushed = s.spawns - s.overflow_spawns;
-  s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
   s.steal_attempts = steal_attempts.get();
   s.steals = steals.get();
   s.tasks_stolen = tasks_stolen.get();
@@ -147,7 +144,31 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   s.parks = parks.get();
   s.requests_served = requests_served.get();
   s.request_timeouts = request_timeouts.get();
-  s.max_steal_stack_bytes = max_steal_stack_bytes.get();
+  return s;
+}
+
+WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
+  // Each counter only grows, and the baseline was read from it earlier under the same lock,
+  // so no difference below can wrap.
+  const WorkerStats raw = raw_counts();
+  const WorkerStats& b = counter_base_;
+  WorkerStats s;
+  s.spawns = raw.spawns - b.spawns;
+  s.overflow_spawns = raw.overflow_spawns - b.overflow_spawns;
+  s.stolen_joins = raw.stolen_joins - b.stolen_joins;
+  // Every pushed task is joined exactly once, inline or stolen; exact once run() returned
+  // (a task pushed before a reset and joined stolen after it can make this short).
+  const std::uint64_t pushed = s.spawns - s.overflow_spawns;
+  s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
+  s.steal_attempts = raw.steal_attempts - b.steal_attempts;
+  s.steals = raw.steals - b.steals;
+  s.tasks_stolen = raw.tasks_stolen - b.tasks_stolen;
+  s.failed_steals = raw.failed_steals - b.failed_steals;
+  s.leapfrogs = raw.leapfrogs - b.leapfrogs;
+  s.parks = raw.parks - b.parks;
+  s.requests_served = raw.requests_served - b.requests_served;
+  s.request_timeouts = raw.request_timeouts - b.request_timeouts;
+  s.max_steal_stack_bytes = max_steal_stack_bytes.get(stats_epoch_.load(std::memory_order_relaxed));
   if (clock_.enabled()) {
     const ActivityTimes t = clock_.read();
     auto since_reset = [&](Activity a) {
@@ -168,11 +189,9 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
 WorkerTrace Worker::trace() const { return WorkerTrace{clock_.trace(), clock_.trace_dropped()}; }
 
 void Worker::reset_counters() noexcept {
-  for (Counter* c : {&spawns, &overflow_spawns, &stolen_joins, &steal_attempts, &steals,
-                     &tasks_stolen, &failed_steals, &leapfrogs, &parks, &requests_served,
-                     &request_timeouts, &max_steal_stack_bytes}) {
-    c->reset();
-  }
+  counter_base_ = raw_counts();
+  // relaxed: the worker takes the new epoch whenever it next raises the maximum.
+  stats_epoch_.fetch_add(1, std::memory_order_relaxed);
   if (clock_.enabled()) profile_base_ = clock_.read();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/activity_clock.hpp"
+#include "core/epoch_max.hpp"
 #include "core/idle_backoff.hpp"
 #include "core/steal_history.hpp"
 #include "platform/cpu.hpp"
@@ -35,9 +36,13 @@ class Worker final : public WorkerCore {
   // A burst of tasks was pushed (weft::scope): wake a sleeper if a thief would get some.
   void offer_work() noexcept;
 
-  // The counters, and the profile since the last reset (frame management charged at
-  // frame_cost_ns per pushed task).
+  // The counters and the profile since the last reset_counters() (frame management charged
+  // at frame_cost_ns per pushed task). The caller holds the pool's stats lock, which guards
+  // the baselines.
   WorkerStats snapshot(double frame_cost_ns) const noexcept;
+  // Restarts the counters and the profile from now, without writing them: the current
+  // readings become the baseline that snapshot() subtracts, so a worker counting at this
+  // very moment keeps its count right. The caller holds the pool's stats lock.
   void reset_counters() noexcept;
   WorkerTrace trace() const;
 
@@ -48,9 +53,10 @@ class Worker final : public WorkerCore {
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;
-  Counter requests_served;        // as a victim (request mechanism)
-  Counter request_timeouts;       // as a thief (request mechanism)
-  Counter max_steal_stack_bytes;  // a running maximum, not a count
+  Counter requests_served;   // as a victim (request mechanism)
+  Counter request_timeouts;  // as a thief (request mechanism)
+  // A running maximum, not a count; restarted by advancing stats_epoch_.
+  EpochMax max_steal_stack_bytes;
 
  private:
   void main_loop() noexcept;
@@ -62,6 +68,8 @@ class Worker final : public WorkerCore {
   void run_claim(Claim claim) noexcept;
   void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
   void idle(IdleBackoff& backoff) noexcept;
+  // The counters as they stand, since the worker started.
+  WorkerStats raw_counts() const noexcept;
   // True while this worker's stack use is below the helping limit.
   bool may_help() const noexcept {
     return static_cast<std::size_t>(stack_base_ - platform::stack_pointer()) < help_limit_bytes_;
@@ -69,7 +77,12 @@ class Worker final : public WorkerCore {
 
   Pool& pool_;
   ActivityClock clock_;
-  ActivityTimes profile_base_;  // the reading at the last reset; used by the stats reader
+  // The readings at the last reset (guarded by the pool's stats lock; never read by the
+  // worker itself).
+  WorkerStats counter_base_;
+  ActivityTimes profile_base_;
+  // Advanced by each reset; the worker reads it (relaxed) when it raises a maximum.
+  std::atomic<std::uint32_t> stats_epoch_{0};
   platform::Rng rng_;
   StealRequest request_;  // posted to one victim at a time (request mechanism)
   std::uint64_t request_timeout_ns_;

@@ -99,7 +99,8 @@ bool Worker::steal_from(Worker& victim) noexcept {
   steals.bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
   max_steal_stack_bytes.raise_to(
-      static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()));
+      static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()),
+      stats_epoch_.load(std::memory_order_relaxed));
   // Work left behind (on the victim, or as proxies on our stack) wakes a sleeper; so does
   // leaving the watchman's role or finding nobody in it (pool.cpp).
   pool_.after_steal(watching_, claim.count > 1 || victim.stack.available() > 0);

@@ -12,7 +12,10 @@
 namespace weft::detail {
 
 // A counter written by one thread and read by any: no atomic read-modify-write, since
-// there is one writer; readers' relaxed loads see the old value or the new one.
+// there is one writer; readers' relaxed loads see the old value or the new one. Nobody else
+// ever writes it, not even to reset it: a store of zero from another thread would race with
+// the owner's load-add-store and could be overwritten by the old value plus one. A reset is
+// a baseline the reader subtracts (Worker::reset_counters).
 class Counter {
  public:
   // Once per spawn, so it is the cheapest increment there is. On x86-64 that is one
@@ -33,11 +36,7 @@ class Counter {
   void add(std::uint64_t n) noexcept {
     value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
-  void raise_to(std::uint64_t v) noexcept {
-    if (v > get()) value_.store(v, std::memory_order_relaxed);
-  }
   std::uint64_t get() const noexcept { return value_.load(std::memory_order_relaxed); }
-  void reset() noexcept { value_.store(0, std::memory_order_relaxed); }
 
  private:
   std::atomic<std::uint64_t> value_{0};
