@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "test_support.hpp"
 #include "weft/weft.hpp"
@@ -65,6 +66,21 @@ TEST_F(MisuseDeathTest, JoiningOnAnotherThreadAborts) {
         });
       },
       "did not spawn the task");
+}
+
+// A std::vector of futures destroyed unjoined destroys them oldest first, which is out of
+// order; the message points to the container that joins newest first.
+TEST_F(MisuseDeathTest, AVectorOfUnjoinedFuturesAbortsNamingFutureVector) {
+  EXPECT_DEATH(
+      {
+        weft::Runtime rt(one_worker());
+        rt.run([] {
+          std::vector<weft::Future<int>> futures;
+          for (int i = 0; i < 4; ++i) futures.push_back(weft::spawn([i] { return i; }));
+          return 0;  // unjoined: ~vector destroys futures[0] first
+        });
+      },
+      "weft::FutureVector");
 }
 
 // Correct use in the same shapes does not die (the death tests above are not vacuous).

@@ -14,6 +14,7 @@
 #include "weft/config.hpp"
 #include "weft/cutoff.hpp"
 #include "weft/future.hpp"
+#include "weft/future_vector.hpp"
 #include "weft/invoke.hpp"
 #include "weft/poll.hpp"
 #include "weft/profile.hpp"

@@ -152,7 +152,9 @@ void TaskStack::lifo_violation(const Slot* expected) const noexcept {
                  "weft: Future::join out of LIFO order: joining the task in slot %lld while the "
                  "newest unjoined task on this worker is in slot %lld. Join futures in the "
                  "reverse order of their spawns (e.g. `auto b = fb.join(); auto a = fa.join();`)"
-                 " or use weft::invoke / weft::scope.\n",
+                 " or use weft::invoke / weft::scope. A std::vector of futures destroyed "
+                 "unjoined destroys them oldest first: keep them in a weft::FutureVector, "
+                 "which joins newest first.\n",
                  static_cast<long long>(expected - slots_), static_cast<long long>(top));
   } else {
     std::fprintf(stderr,
