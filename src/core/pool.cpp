@@ -33,13 +33,18 @@
 //     leave spawned work to its owner until some worker goes idle again.
 #include "core/pool.hpp"
 
+#include <optional>
+#include <stdexcept>
+
 #include "core/barrier_mode.hpp"
 #include "core/frame_cost.hpp"
+#include "core/nested_runs.hpp"
+#include "platform/fork_generation.hpp"
 #include "platform/futex.hpp"
 
 namespace weft::detail {
 
-Pool::Pool(const Config& config) : config_(config) {
+Pool::Pool(const Config& config) : config_(config), fork_generation_(platform::fork_generation()) {
   config_.validate();
   init_barrier_mode();
   origin_ns_ = monotonic_ns();
@@ -65,13 +70,30 @@ Pool::Pool(const Config& config) : config_(config) {
 }
 
 Pool::~Pool() {
+  if (forked_away()) {
+    // Only the forking thread was copied into this child: there is nobody to wake or join,
+    // and the copied locks and words may be in any state. Free the memory and go.
+    for (auto& w : workers_) w->abandon_thread();
+    return;
+  }
   shutdown_.store(true, std::memory_order_seq_cst);
   wake_word_.fetch_add(1, std::memory_order_seq_cst);
   platform::futex_wake(wake_word_, platform::kWakeAll);
   for (auto& w : workers_) w->join_thread();
 }
 
+bool Pool::forked_away() const noexcept { return platform::fork_generation() != fork_generation_; }
+
 void Pool::submit_and_wait(RootJob& job) {
+  if (forked_away()) {
+    throw std::logic_error(
+        "weft::Runtime::run: this runtime was made before fork(), and its worker threads "
+        "exist only in the parent process; make a new Runtime in the child");
+  }
+  // A worker of another runtime waits here without helping; record that, refusing a cycle.
+  WorkerCore* caller = current_worker();
+  std::optional<NestedRunEdge> edge;
+  if (on_worker() && caller->pool != nullptr) edge.emplace(caller->pool, this);
   {
     std::lock_guard lock(roots_mutex_);
     roots_.push_back(&job);

@@ -38,6 +38,8 @@ class Pool {
   std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
 
   // Runtime::run from a thread outside this pool: queue the job, wake the workers, wait.
+  // Throws std::logic_error in a child of fork() (the workers were not copied) and for a
+  // run that would close a cycle of runtimes waiting on each other (nested_runs.hpp).
   void submit_and_wait(RootJob& job);
   // A worker's look at the root queue: the next job, or nullptr.
   RootJob* take_root() noexcept;
@@ -70,6 +72,7 @@ class Pool {
   Config config_;
   double frame_cost_ns_ = 0.0;
   std::uint64_t origin_ns_ = 0;
+  std::uint32_t fork_generation_ = 0;  // platform::fork_generation() when the pool was made
   std::vector<std::unique_ptr<Worker>> workers_;
 
   mutable std::mutex stats_mutex_;
@@ -84,6 +87,8 @@ class Pool {
   std::atomic<bool> shutdown_{false};
 
   void wake_one_sleeper() noexcept;
+  // True in a child of fork() made after this pool: its worker threads do not exist here.
+  bool forked_away() const noexcept;
 };
 
 }  // namespace weft::detail

@@ -25,6 +25,8 @@ class Worker final : public WorkerCore {
 
   void start(int cpu);
   void join_thread() { thread_.join(); }
+  // In a child of fork(): the thread was not copied; forget it.
+  void abandon_thread() noexcept { thread_.abandon(); }
 
   // The join of a stolen task: see docs/ARCHITECTURE.md, "Join and its bound".
   Outcome wait_for_stolen(Slot* s) noexcept;

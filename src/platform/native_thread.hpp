@@ -19,6 +19,8 @@ class NativeThread {
   // Throws std::system_error if the thread cannot be created.
   void start(std::size_t stack_bytes, int cpu, std::function<void()> body);
   void join();
+  // Forgets the thread without joining it: in a child of fork(), where it does not exist.
+  void abandon() noexcept { running_ = false; }
 
  private:
   static void* trampoline(void* self);
