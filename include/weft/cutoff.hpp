@@ -27,7 +27,7 @@ inline std::int64_t pending_tasks() noexcept {
 template <class F>
 SpawnedFuture<F> spawn_if(bool cond, F&& fn) {
   if (cond) return spawn(std::forward<F>(fn));
-  return SpawnedFuture<F>::from_word(
+  return detail::FutureAccess::make<SpawnedFuture<F>>(
       detail::run_now<std::decay_t<F>, SpawnResult<F>>(std::forward<F>(fn)));
 }
 

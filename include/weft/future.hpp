@@ -6,8 +6,10 @@
 //
 // Rules (checked, never undefined):
 //   - Join futures in the reverse order of their spawns (LIFO), on the task that spawned
-//     them. A violation terminates the program with a message saying so, in every build
-//     (but a child task joining its parent's future is caught only if the child was stolen).
+//     them. A violation terminates the program with a message saying so, in every build,
+//     with two exceptions: a future whose task already ran at its spawn (a cutoff, a full
+//     stack, outside a runtime) holds its outcome and may be joined anywhere, in any order;
+//     and a child task joining its parent's future is caught only if the child was stolen.
 //   - An unjoined Future is joined by its destructor, so the closure's references to the
 //     spawning frame stay valid; an exception from a task joined that way is discarded.
 //   - An exception thrown by a task is rethrown by its join.
@@ -34,7 +36,17 @@ using detail::Unit;
 
 // A Future<T> is type-erased; spawn returns a Future<T, C> that also knows the stored
 // closure type C, so that its inline join is a direct call. Both join the same way, and a
-// Future<T, C> converts to Future<T> (e.g. to keep futures in a container).
+// Future<T, C> converts to Future<T> (e.g. to keep futures in a weft::FutureVector).
+namespace detail {
+// The one way to make a future from a word: spawn and spawn_if.
+struct FutureAccess {
+  template <class Fut>
+  static Fut make(std::uintptr_t word) noexcept {
+    return Fut::from_word(word);
+  }
+};
+}  // namespace detail
+
 template <class T, class C = void>
 class [[nodiscard]] Future;
 
@@ -145,7 +157,7 @@ class [[nodiscard]] Future {
   // value, so that spawn and join add little code to the caller and never make the future
   // escape: small recursive functions then compile about as tightly as their serial forms.
   // One compare sorts out every other case: a future whose task ran at the spawn, an empty
-  // one and an out-of-order join all have a word that is_top() rejects.
+  // one and an out-of-order join all have a word that top_if() rejects.
   T join() {
     const std::uintptr_t word = std::exchange(word_, detail::kEmptyFuture);
     // Outside a worker this is the serial worker, whose stack has no top: top_if() fails.
@@ -159,16 +171,18 @@ class [[nodiscard]] Future {
     return join_not_top(w, word);
   }
 
-  // For spawn.
+ private:
+  template <class, class>
+  friend class Future;
+  friend struct detail::FutureAccess;
+
+  // For spawn and spawn_if only (through FutureAccess): a word names a slot, and a future
+  // made from any other word would pop or free memory it does not own.
   static Future from_word(std::uintptr_t word) noexcept {
     Future f;
     f.word_ = word;
     return f;
   }
-
- private:
-  template <class, class>
-  friend class Future;
 
 // GCC follows a constant empty word (a join of a default-constructed future) into the pop
 // path that top_if() rules out at run time, and warns that the slot is out of bounds there.
@@ -272,10 +286,10 @@ SpawnedFuture<F> spawn(F&& fn) {
   // One check sends a full stack, the serial worker (no slots) and a pending steal request
   // (request mechanism) to the slow path.
   if (!w->stack.diverts(s)) [[likely]] {
-    return SpawnedFuture<F>::from_word(
+    return detail::FutureAccess::make<SpawnedFuture<F>>(
         detail::push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn)));
   }
-  return SpawnedFuture<F>::from_word(
+  return detail::FutureAccess::make<SpawnedFuture<F>>(
       detail::spawn_slow<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn))));
 }
 

@@ -175,9 +175,6 @@ class TaskStack {
   // Request mechanism: false also when head_ carries request_flag(); see pop_owned().
   bool pop_top(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
-#if defined(WEFT_ALWAYS_FENCE)
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-#else
     if (fence_on_pop_) [[unlikely]] {
       std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
     } else {
@@ -185,7 +182,6 @@ class TaskStack {
       // both sides. Request: no thief ever writes H or reads T to decide anything.
       std::atomic_signal_fence(std::memory_order_seq_cst);
     }
-#endif
     // relaxed: ordered by the barrier pair (concurrent); our own word or a thief's flag
     // whose request is read with acquire when served (request).
     return head_.load(std::memory_order_relaxed) <= top;
