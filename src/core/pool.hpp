@@ -1,5 +1,5 @@
-// The pool behind a Runtime: its workers, the queue of root jobs from run(), and the word
-// idle workers sleep on. Invariants of the sleep/wake protocol are in pool.cpp.
+// The pool behind a Runtime: its workers, the queue of root jobs from run(), and where idle
+// workers sleep (the sleep/wake protocol and its invariants are in sleep.hpp).
 #pragma once
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/sleep.hpp"
 #include "core/worker.hpp"
 #include "weft/config.hpp"
 #include "weft/runtime.hpp"
@@ -47,26 +48,18 @@ class Pool {
   void finish_root(RootJob& job) noexcept;
 
   bool shutting_down() const noexcept { return shutdown_.load(std::memory_order_acquire); }
-  // Sleeps until work may be there. While a run is active, one sleeper at a time is the
-  // watchman (`watching` says whether the caller is; this call may make it one): it naps
-  // for `nap` and looks again, the others park until woken. With no run active everybody
-  // parks (and a watchman gives the role up). Returns at once if a root job or shutdown is
-  // already pending. Returns true if something woke it (the word changed), false if the
-  // nap ran out.
+  // Sleeps until work may be there (Sleep::wait), unless a root job or shutdown is already
+  // pending. While a run is active the caller may become the watchman and nap for `nap`;
+  // otherwise it parks. Returns true if something woke it, false if the nap ran out.
   bool sleep(std::chrono::microseconds nap, bool& watching) noexcept;
-  // A worker that took a root job stops being the watchman, if it was (and wakes a sleeper
-  // to take the role over).
-  void stop_watching(bool& watching) noexcept;
-  // A worker stole: `left_work` when tasks are left on the victim or as proxies on its
-  // stack. A watchman gives the role up. Wakes one sleeper, if any, when work was left
-  // behind or nobody watches any more, so that some idle worker keeps looking.
-  void after_steal(bool& watching, bool left_work) noexcept;
-  // Whether a worker may be asleep now (relaxed: a stale answer only delays or wastes one
-  // wake-up, which the watchman's naps bound; see pool.cpp).
-  bool has_sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed) != 0; }
+  void stop_watching(bool& watching) noexcept { sleep_.stop_watching(watching); }
+  void after_steal(bool& watching, bool left_work) noexcept {
+    sleep_.after_steal(watching, left_work);
+  }
+  bool has_sleepers() const noexcept { return sleep_.has_sleepers(); }
   // Wakes one sleeper, if any: where a burst of stealable work just appeared off the owner's
   // fast path (weft::scope's offer_work).
-  void notify_work() noexcept { wake_one_sleeper(); }
+  void notify_work() noexcept { sleep_.wake_one(); }
 
  private:
   Config config_;
@@ -79,14 +72,11 @@ class Pool {
   std::mutex roots_mutex_;
   std::deque<RootJob*> roots_;  // guarded by roots_mutex_
 
-  alignas(kFalseSharingRange) std::atomic<std::uint32_t> wake_word_{0};
-  std::atomic<std::int32_t> sleepers_{0};
-  std::atomic<bool> watched_{false};  // some sleeper is the watchman
+  Sleep sleep_;
   std::atomic<std::int32_t> pending_roots_{0};
   std::atomic<std::int32_t> active_runs_{0};
   std::atomic<bool> shutdown_{false};
 
-  void wake_one_sleeper() noexcept;
   // True in a child of fork() made after this pool: its worker threads do not exist here.
   bool forked_away() const noexcept;
 };

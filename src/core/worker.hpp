@@ -93,7 +93,7 @@ class Worker final : public WorkerCore {
   std::size_t stack_bytes_;
   std::size_t help_limit_bytes_;
   const char* stack_base_ = nullptr;
-  bool watching_ = false;  // this worker is the pool's watchman (pool.cpp)
+  bool watching_ = false;  // this worker is the pool's watchman (sleep.hpp)
   platform::NativeThread thread_;
 };
 

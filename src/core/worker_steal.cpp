@@ -102,7 +102,7 @@ bool Worker::steal_from(Worker& victim) noexcept {
       static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()),
       stats_epoch_.load(std::memory_order_relaxed));
   // Work left behind (on the victim, or as proxies on our stack) wakes a sleeper; so does
-  // leaving the watchman's role or finding nobody in it (pool.cpp).
+  // leaving the watchman's role or finding nobody in it (sleep.hpp).
   pool_.after_steal(watching_, claim.count > 1 || victim.stack.available() > 0);
   run_claim(claim);
   if (track_history_) history_.record(monotonic_ns() - claimed, claim.count, claimed - started);
