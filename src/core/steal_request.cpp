@@ -36,6 +36,7 @@
 // only send the owner's next spawn or join down its slow path once, where it finds nothing.
 #include <cstdint>
 
+#include "core/steal_amount.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/task_stack.hpp"
 
@@ -68,8 +69,8 @@ void TaskStack::answer_request(StealRequest* req, const StealPolicy& policy) noe
   // never handed out.
   Slot* const t = tail_.load(std::memory_order_relaxed);
   const Index n = t - owner_head_;
-  const Index k = n > 0 ? policy.amount(StealView{n, req->task_work_per_steal_cost}) : Index{0};
-  if (k <= 0 || k > n) {
+  const Index k = steal_amount(policy, n, req->task_work_per_steal_cost);
+  if (k == 0) {
     req->state.store(StealRequest::kRefused, std::memory_order_release);  // R5
     return;
   }

@@ -9,6 +9,7 @@
 #include <new>
 #include <type_traits>
 
+#include "core/steal_amount.hpp"
 #include "platform/cpu.hpp"
 #include "platform/virtual_memory.hpp"
 #include "weft/config.hpp"
@@ -110,8 +111,9 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   // for nothing costs the owner a cache miss on its next pop.
   const Index seen = available();
   if (seen == 0) return fail(StealFailure::kEmpty);
-  if (policy.amount(StealView{seen, task_work_per_steal_cost}) <= 0)
+  if (steal_amount(policy, seen, task_work_per_steal_cost) == 0) {
     return fail(StealFailure::kPolicyDeclined);
+  }
   if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
 
   Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
@@ -123,8 +125,8 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       reason = attempt == 0 ? StealFailure::kEmpty : StealFailure::kLostRace;
       break;
     }
-    const Index k = policy.amount(StealView{n, task_work_per_steal_cost});
-    if (k <= 0 || k > n) {
+    const Index k = steal_amount(policy, n, task_work_per_steal_cost);
+    if (k == 0) {
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;
     }

@@ -13,6 +13,7 @@
 #include <sched.h>
 
 #include "core/pool.hpp"
+#include "core/steal_amount.hpp"
 #include "core/worker.hpp"
 
 namespace weft::detail {
@@ -71,7 +72,7 @@ void Worker::offer_work() noexcept {
   // Two or more: with one task left the owner is about to run it itself. Ask the policy, so
   // that a sleeper is not woken to fail its steal (fixed:D with fewer than D waiting).
   const Index n = stack.available();
-  if (n >= 2 && pool_.policy().amount(StealView{n, 0.0}) > 0) pool_.notify_work();
+  if (n >= 2 && steal_amount(pool_.policy(), n, 0.0) > 0) pool_.notify_work();
 }
 
 bool Worker::steal_random() noexcept {
@@ -116,7 +117,7 @@ Claim Worker::request_from(Worker& victim) noexcept {
   // left by a withdrawn request shows n = 0 here although it may have tasks; it has not
   // polled since, so asking it again now would most likely time out too.
   const Index seen = victim.stack.available();
-  if (seen == 0 || pool_.policy().amount(StealView{seen, history}) <= 0) return Claim{};
+  if (steal_amount(pool_.policy(), seen, history) == 0) return Claim{};
   request_.task_work_per_steal_cost = history;
   if (!victim.stack.post_request(&request_)) return Claim{};  // another thief is there
   const std::uint64_t deadline = monotonic_ns() + request_timeout_ns_;
