@@ -332,8 +332,9 @@ std::string usage() {
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
-         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Workloads and\n"
-         "  default sizes: " +
+         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Interrupted\n"
+         "  (SIGINT, SIGTERM, SIGHUP), weft-bench passes the signal on to the running peer and\n"
+         "  dies of it. Workloads and default sizes: " +
          workload_names() +
          ".\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"

@@ -16,6 +16,7 @@
 #include "cli/args.hpp"
 #include "cli/compare.hpp"
 #include "cli/compare_report.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/peer_process.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  weft_bench::forward_interrupts_to_children();
   const weft_bench::Progress progress = make_progress();
   try {
     std::string table, json, trace;
