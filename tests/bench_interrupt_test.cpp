@@ -1,11 +1,11 @@
 // weft-bench as a process that gets interrupted: a SIGTERM or SIGINT in the middle of a
-// compare run ends the peer it is running too, and weft-bench dies of that signal. The peer is
+// compare run ends the peer it is running too, weft-bench dies of that signal, and the --json
+// file is the old one or none, never an empty one; a run that completes replaces it. The peer is
 // a stand-in script in a --peer-dir of the test's own, which writes its pid and then sleeps
 // where a real peer would compute, so the test knows when the run is in the middle and which
 // process must be gone.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <filesystem>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "process_support.hpp"
+#include "temp_dir_support.hpp"
 
 namespace {
 
@@ -21,12 +22,10 @@ namespace fs = std::filesystem;
 using process_test::kPatience;
 
 // A fresh directory holding the stand-in peer weft-peer-gomp.
-class FakePeerDir {
+class FakePeerDir : public file_test::TempDir {
  public:
   FakePeerDir() {
-    std::string pattern = (fs::temp_directory_path() / "weft-bench-interrupt.XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-    std::ofstream script(path_ / "weft-peer-gomp");
+    std::ofstream script(*this / "weft-peer-gomp");
     script << "#!/bin/sh\n"
               "# A peer that lists fib, then sleeps where it would compute.\n"
               "if [ \"$1\" = --list ]; then echo 'fib 35'; exit 0; fi\n"
@@ -34,16 +33,8 @@ class FakePeerDir {
               "echo $$ >\"$d/peer.pid.part\" && mv \"$d/peer.pid.part\" \"$d/peer.pid\"\n"
               "exec sleep 600\n";
     script.close();
-    fs::permissions(path_ / "weft-peer-gomp", fs::perms::owner_all);
+    fs::permissions(*this / "weft-peer-gomp", fs::perms::owner_all);
   }
-  ~FakePeerDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
 };
 
 struct Interrupted {
@@ -97,6 +88,49 @@ TEST(BenchInterrupt, SignalEndsTheRunningPeerAndWeftBench) {
         << "wait status " << r.bench_status << "; weft-bench said:\n"
         << r.output;
   }
+}
+
+// The files in `dir` that weft-bench may have written: the test's own are left out.
+std::vector<std::string> written(const file_test::TempDir& dir) {
+  std::vector<std::string> names;
+  for (const std::string& name : dir.entries())
+    if (name != "weft-peer-gomp" && name != "peer.pid" && name != "bench.out")
+      names.push_back(name);
+  return names;
+}
+
+TEST(BenchInterrupt, InterruptedRunLeavesNoEmptyJson) {
+  const FakePeerDir dir;
+  const Interrupted r = interrupt_compare(dir, SIGTERM, {"--json", dir / "new.json"});
+  ASSERT_GT(r.peer, 0) << "the stand-in peer never ran; weft-bench said:\n" << r.output;
+  EXPECT_EQ(written(dir), std::vector<std::string>{});  // no new.json, no temporary file
+}
+
+TEST(BenchInterrupt, InterruptedRunKeepsTheOldJson) {
+  const FakePeerDir dir;
+  std::ofstream(dir / "old.json") << "{\"old\":true}\n";
+  const Interrupted r = interrupt_compare(dir, SIGTERM, {"--json", dir / "old.json"});
+  ASSERT_GT(r.peer, 0) << "the stand-in peer never ran; weft-bench said:\n" << r.output;
+  EXPECT_EQ(written(dir), std::vector<std::string>{"old.json"});
+  EXPECT_EQ(process_test::read_file(dir / "old.json"), "{\"old\":true}\n");
+}
+
+TEST(BenchInterrupt, CompletedRunReplacesTheJsonWhole) {
+  const file_test::TempDir dir;
+  std::ofstream(dir / "out.json") << "{\"old\":true}\n";
+  const pid_t bench =
+      process_test::start({WEFT_TEST_BENCH, "fib", "12", "--workers", "1", "--repeat", "1",
+                           "--json", dir / "out.json", "--trace", dir / "trace.json"},
+                          dir / "bench.out");
+  ASSERT_GT(bench, 0);
+  const auto status = process_test::wait_for_exit(bench);
+  if (!status) kill(bench, SIGKILL);
+  ASSERT_TRUE(status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0)
+      << process_test::read_file(dir / "bench.out");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"bench.out", "out.json", "trace.json"}));
+  const std::string json = process_test::read_file(dir / "out.json");
+  EXPECT_EQ(json.rfind("{\"benchmark\":\"fib\"", 0), 0u) << json;
+  EXPECT_NE(process_test::read_file(dir / "trace.json").find("traceEvents"), std::string::npos);
 }
 
 }  // namespace
