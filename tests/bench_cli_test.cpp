@@ -116,6 +116,16 @@ TEST(BenchCliArgs, ProfileAndTrace) {
   EXPECT_EQ(error_of({"uts", "--profile", "yes"}), "yes: unexpected argument");
 }
 
+TEST(BenchCliArgs, JsonAndTraceMustNameDifferentFiles) {
+  EXPECT_EQ(error_of({"fib", "20", "--json", "out.json", "--trace", "out.json"}),
+            "--json out.json and --trace out.json: the same file (each needs its own)");
+  EXPECT_EQ(error_of({"uts", "--trace", "./run/../out.json", "--json", "out.json"}),
+            "--json out.json and --trace ./run/../out.json: the same file (each needs its own)");
+  const Options o = parse({"fib", "20", "--json", "out.json", "--trace", "trace.json"});
+  EXPECT_EQ(o.json, "out.json");
+  EXPECT_EQ(o.trace, "trace.json");
+}
+
 TEST(BenchCliArgs, Help) {
   EXPECT_EQ(parse({"--help"}).command, Command::kHelp);
   EXPECT_EQ(parse({"uts", "--help"}).command, Command::kHelp);

@@ -7,6 +7,7 @@
 #include <weft/config.hpp>
 
 #include "cli/compare.hpp"
+#include "cli/output_file.hpp"
 #include "uts/tree_flags.hpp"
 #include "workloads/suite.hpp"
 
@@ -299,6 +300,11 @@ Options parse_args(std::span<const std::string_view> args) {
     }
   }
   if (o.command == Command::kFib && !have_n) throw UsageError("fib", "missing N (e.g. fib 35)");
+  // One file cannot hold both: the second write would silently replace the first.
+  if (!o.json.empty() && !o.trace.empty() && same_file(o.json, o.trace)) {
+    throw UsageError("--json " + o.json + " and --trace " + o.trace,
+                     "the same file (each needs its own)");
+  }
   // Flags apply over --tree wherever it appears; with any flag the tree is no longer a preset.
   apply_tree_flags(o, tree_flags);
   return o;
@@ -332,8 +338,9 @@ std::string usage() {
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
-         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Workloads and\n"
-         "  default sizes: " +
+         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Interrupted\n"
+         "  (SIGINT, SIGTERM, SIGHUP), weft-bench passes the signal on to the running peer and\n"
+         "  dies of it. Workloads and default sizes: " +
          workload_names() +
          ".\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
@@ -353,6 +360,9 @@ std::string usage() {
          "weft runs (ui.perfetto.dev or chrome://tracing), at most " +
          std::to_string(kTraceEventsPerWorker) +
          " events per worker.\n"
+         "--json and --trace must name different files. Each is written when the run is done,\n"
+         "to a temporary file beside it that is then renamed over it, so an interrupted or\n"
+         "failed run leaves the old file, or none.\n"
          "Steal specs: " +
          weft::StealPolicy::allowed_specs() + ".\nMechanisms: concurrent, request.\n";
 }

@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +15,8 @@
 #include "cli/args.hpp"
 #include "cli/compare.hpp"
 #include "cli/compare_report.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 #include "cli/peer_process.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
@@ -37,11 +38,10 @@ void clear_progress(const weft_bench::Progress& progress) {
 }
 
 int write_file(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "weft-bench: %s: cannot write the %s file\n", path.c_str(), what);
+  const std::string error = weft_bench::replace_file(path, text);
+  if (!error.empty()) {
+    std::fprintf(stderr, "weft-bench: %s: cannot write the %s file: %s\n", path.c_str(), what,
+                 error.c_str());
     return 1;
   }
   return 0;
@@ -62,14 +62,19 @@ int main(int argc, char** argv) {
     std::fputs(weft_bench::usage().c_str(), stdout);
     return 0;
   }
-  // Fail before a long sweep, not after it, when an output file cannot be written.
+  // Fail before a long sweep, not after it, when an output file cannot be written; without
+  // creating it, so that an interrupted run leaves no empty file.
   for (const auto& [flag, path] :
        {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
-    if (!path.empty() && !std::ofstream(path, std::ios::app)) {
-      std::fprintf(stderr, "weft-bench: %s %s: cannot open for writing\n", flag, path.c_str());
+    if (path.empty()) continue;
+    const std::string error = weft_bench::check_replaceable(path);
+    if (!error.empty()) {
+      std::fprintf(stderr, "weft-bench: %s %s: cannot write there: %s\n", flag, path.c_str(),
+                   error.c_str());
       return 2;
     }
   }
+  weft_bench::forward_interrupts_to_children();
   const weft_bench::Progress progress = make_progress();
   try {
     std::string table, json, trace;

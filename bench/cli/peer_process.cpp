@@ -9,6 +9,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "cli/interrupt.hpp"
+
 extern char** environ;
 
 namespace weft_bench {
@@ -27,13 +29,16 @@ std::string run_program(const std::string& program, const std::vector<std::strin
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
+  begin_child_spawn();  // an interrupt now waits for the pid (interrupt.hpp)
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(out[1]);
   if (rc != 0) {
+    child_not_started();
     close(out[0]);
     throw PeerError(program + ": cannot run: " + std::strerror(rc));
   }
+  child_started(pid);
   std::string text;
   char buf[4096];
   for (;;) {
@@ -45,6 +50,12 @@ std::string run_program(const std::string& program, const std::vector<std::strin
     }
   }
   close(out[0]);
+  // Wait without reaping, forget the child, then reap: an interrupt in between must not
+  // signal the pid, which the reaping frees for reuse.
+  siginfo_t info{};
+  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  child_finished();
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
