@@ -27,7 +27,7 @@ using weft_bench::UsageError;
 using bench_test::error_of;
 using bench_test::parse;
 
-TEST(BenchCompareArgs, DefaultsAreIssueFoursTable) {
+TEST(BenchCompareArgs, DefaultsAreTheDocumentedSuite) {
   const Options o = parse({"compare"});
   EXPECT_EQ(o.command, Command::kCompare);
   EXPECT_EQ(o.workers, std::vector<unsigned>{2});
