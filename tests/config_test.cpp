@@ -6,13 +6,23 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iterator>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
+
+#include "core/barrier_mode.hpp"
+#include "core/config_fields.hpp"
+#include "test_support.hpp"
+#include "weft/detail/task_stack.hpp"
+#include "weft/runtime.hpp"
 
 namespace {
 
@@ -148,27 +158,24 @@ TEST(StealPolicy, AllowedSpecsListsEveryForm) {
 
 // ---- Config::from_env ----
 
+// Every test starts with no WEFT_* variable of the field table set, and leaves them as found.
 class FromEnv : public ::testing::Test {
  protected:
-  static constexpr const char* kVars[] = {"WEFT_WORKERS",    "WEFT_STEAL",
-                                          "WEFT_SEED",       "WEFT_PIN",
-                                          "WEFT_TASK_SLOTS", "WEFT_STACK_SIZE",
-                                          "WEFT_PROFILE",    "WEFT_TRACE_EVENTS",
-                                          "WEFT_MECHANISM",  "WEFT_REQUEST_TIMEOUT_US"};
-
   void SetUp() override {
-    for (const char* v : kVars) {
-      const char* old = std::getenv(v);
+    for (const weft::detail::ConfigField& f : weft::detail::config_fields()) {
+      if (f.variable.empty()) continue;
+      vars_.emplace_back(f.variable);
+      const char* old = std::getenv(vars_.back().c_str());
       saved_.push_back(old ? std::optional<std::string>(old) : std::nullopt);
-      unsetenv(v);
+      unsetenv(vars_.back().c_str());
     }
   }
   void TearDown() override {
-    for (std::size_t i = 0; i < std::size(kVars); ++i) {
+    for (std::size_t i = 0; i < vars_.size(); ++i) {
       if (saved_[i]) {
-        setenv(kVars[i], saved_[i]->c_str(), 1);
+        setenv(vars_[i].c_str(), saved_[i]->c_str(), 1);
       } else {
-        unsetenv(kVars[i]);
+        unsetenv(vars_[i].c_str());
       }
     }
   }
@@ -194,6 +201,7 @@ class FromEnv : public ::testing::Test {
   }
 
  private:
+  std::vector<std::string> vars_;
   std::vector<std::optional<std::string>> saved_;
 };
 
@@ -384,6 +392,207 @@ TEST_F(FromEnv, SeveralVariablesTogether) {
   EXPECT_TRUE(c.pin);
   EXPECT_EQ(c.task_slots, 1024u);
   EXPECT_EQ(c.worker_stack_bytes, std::size_t{8} << 20);
+}
+
+// ---- The field table, and the README's configuration table ----
+
+TEST(ConfigFields, EachFieldOnceWithAWeftVariableAndItsMessages) {
+  std::vector<std::string_view> fields, variables;
+  for (const weft::detail::ConfigField& f : weft::detail::config_fields()) {
+    for (std::string_view seen : fields) EXPECT_NE(seen, f.field);
+    fields.push_back(f.field);
+    EXPECT_FALSE(weft::detail::allowed_in_config(f).empty()) << f.field;
+    if (f.variable.empty()) continue;
+    EXPECT_EQ(f.variable.substr(0, 5), "WEFT_") << f.field;
+    for (std::string_view seen : variables) EXPECT_NE(seen, f.variable);
+    variables.push_back(f.variable);
+  }
+  EXPECT_EQ(weft::detail::config_field("worker_stack_bytes").variable, "WEFT_STACK_SIZE");
+  EXPECT_EQ(weft::detail::setting_names(weft::detail::config_field("barrier")),
+            "barrier / WEFT_BARRIER");
+  EXPECT_THROW((void)weft::detail::config_field("no_such_field"), std::out_of_range);
+}
+
+// A default the table shows as a value (in backticks) is what the variable would have to say
+// to get Config{}'s value, so the README's defaults cannot drift from the code's.
+TEST_F(FromEnv, TheTablesDefaultsAreConfigsDefaults) {
+  const weft::Config defaults;
+  for (const weft::detail::ConfigField& f : weft::detail::config_fields()) {
+    std::string_view text = f.default_text;
+    if (f.variable.empty() || text.size() < 2 || text.front() != '`') continue;
+    text = text.substr(1, text.size() - 2);
+    const std::string variable(f.variable);
+    setenv(variable.c_str(), std::string(text).c_str(), 1);
+    const weft::Config c = weft::Config::from_env();
+    unsetenv(variable.c_str());
+    if (f.kind == weft::detail::FieldKind::kPolicy) {
+      EXPECT_EQ(c.steal.spec(), defaults.steal.spec());
+    } else {
+      EXPECT_EQ(f.get(c), f.get(defaults)) << f.field << " " << text;
+    }
+  }
+}
+
+// README.md's table under "## Configuration": one row per field of the table, beginning with
+// exactly what readme_row_prefix() gives (field, variable, default, allowed), and no row for
+// a field or variable the table lacks. The meaning column is free text.
+TEST(ReadmeTable, MatchesTheFieldTable) {
+  std::ifstream in(WEFT_README_PATH);
+  ASSERT_TRUE(in) << "cannot read " << WEFT_README_PATH;
+  std::vector<std::string> rows;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) inside = line == "## Configuration";
+    if (inside && line.rfind("| `", 0) == 0) rows.push_back(line);
+  }
+  ASSERT_FALSE(rows.empty()) << "no configuration table in " << WEFT_README_PATH;
+  std::vector<bool> matched(rows.size(), false);
+  for (const weft::detail::ConfigField& f : weft::detail::config_fields()) {
+    const std::string prefix = weft::detail::readme_row_prefix(f) + " ";
+    int found = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].rfind(prefix, 0) == 0) {
+        ++found;
+        matched[i] = true;
+      }
+    }
+    EXPECT_EQ(found, 1) << "README.md should have one configuration row beginning\n"
+                        << prefix << "<meaning> |";
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_TRUE(matched[i]) << "README.md row for no field of the table (or with stale "
+                               "default/allowed text):\n"
+                            << rows[i];
+  }
+}
+
+TEST(ConfigFields, BytesText) {
+  EXPECT_EQ(weft::detail::bytes_text(std::uint64_t{64} << 20), "64 MiB");
+  EXPECT_EQ(weft::detail::bytes_text(std::uint64_t{16} << 30), "16 GiB");
+  EXPECT_EQ(weft::detail::bytes_text(1536 * 1024), "1536 KiB");
+  EXPECT_EQ(weft::detail::bytes_text(100), "100 bytes");
+}
+
+// ---- The barrier mode ----
+
+TEST_F(FromEnv, Barrier) {
+  EXPECT_EQ(weft::Config::from_env().barrier, weft::Barrier::kAuto);
+  for (const auto& [text, mode] : {std::pair{"auto", weft::Barrier::kAuto},
+                                   {"membarrier", weft::Barrier::kMembarrier},
+                                   {"fence", weft::Barrier::kFence}}) {
+    setenv("WEFT_BARRIER", text, 1);
+    EXPECT_EQ(weft::Config::from_env().barrier, mode) << text;
+    EXPECT_STREQ(weft::barrier_name(mode), text);
+  }
+  unsetenv("WEFT_BARRIER");
+  for (const char* bad : {"Fence", "fences", "1", "none", "fence "}) {
+    expect_rejected("WEFT_BARRIER", bad);
+    EXPECT_NE(error_with("WEFT_BARRIER", bad).find("auto, membarrier, fence"), std::string::npos);
+  }
+  weft::Config c;
+  c.barrier = static_cast<weft::Barrier>(7);
+  const std::string message = config_error([&] { c.validate(); });
+  EXPECT_NE(message.find("Config::barrier=7"), std::string::npos) << message;
+}
+
+weft::Config one_worker(weft::Barrier barrier) {
+  weft::Config c;
+  c.workers = 1;
+  c.barrier = barrier;
+  return c;
+}
+
+// The mode is process-wide: whatever the first runtime decided, a later runtime asking for
+// the other one explicitly gets a ConfigError naming the setting and the mode in use, and
+// changes nothing; asking for auto or for the mode in use works.
+TEST(BarrierMode, ALaterRuntimeAskingForTheOtherModeIsRejected) {
+  { weft::Runtime first{one_worker(weft::Barrier::kAuto)}; }
+  const weft::detail::BarrierMode mode = weft::detail::barrier_mode();
+  const bool fence = mode == weft::detail::BarrierMode::kFence;
+  const weft::Barrier same = fence ? weft::Barrier::kFence : weft::Barrier::kMembarrier;
+  const weft::Barrier other = fence ? weft::Barrier::kMembarrier : weft::Barrier::kFence;
+  EXPECT_EQ(weft::Runtime{one_worker(same)}.run([] { return 7; }), 7);
+  const std::string message = config_error([&] { weft::Runtime r{one_worker(other)}; });
+  ASSERT_FALSE(message.empty()) << "a runtime with barrier " << weft::barrier_name(other)
+                                << " started in a process using "
+                                << weft::detail::barrier_mode_name(mode);
+  EXPECT_NE(message.find("WEFT_BARRIER"), std::string::npos) << message;
+  EXPECT_NE(message.find(weft::barrier_name(other)), std::string::npos) << message;
+  EXPECT_NE(message.find(std::string("already uses the ") + weft::barrier_name(same)),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(weft::detail::barrier_mode(), mode);
+  EXPECT_EQ(weft::detail::g_pop_needs_fence.load(), fence);
+  EXPECT_EQ(weft::Runtime{one_worker(weft::Barrier::kAuto)}.run([] { return 8; }), 8);
+}
+
+// In the death test's child (a fresh process): a first runtime asking for fence, then one
+// asking for auto, then one asking for membarrier; prints the last one's error, exits 0 if
+// the first two ran in fence mode.
+[[noreturn]] void fence_first_then_auto_then_membarrier() {
+  bool ok = weft::Runtime{one_worker(weft::Barrier::kFence)}.run([] { return 1; }) == 1;
+  ok = ok && weft::detail::barrier_mode() == weft::detail::BarrierMode::kFence &&
+       weft::detail::g_pop_needs_fence.load();
+  ok = ok && weft::Runtime{one_worker(weft::Barrier::kAuto)}.run([] { return 2; }) == 2;
+  const std::string message =
+      config_error([] { weft::Runtime r{one_worker(weft::Barrier::kMembarrier)}; });
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::exit(ok ? 0 : 1);
+}
+
+TEST(BarrierMode, AFirstRuntimeAskingForFenceDecidesFence) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(fence_first_then_auto_then_membarrier(), ::testing::ExitedWithCode(0),
+              "barrier / WEFT_BARRIER = membarrier: this process already uses the fence barrier, "
+              "decided by its first runtime");
+}
+
+// ---- The worker stack's upper bound, and a stack that cannot be had ----
+
+TEST_F(FromEnv, StackSizeAboveTheMaximumIsRejected) {
+  setenv("WEFT_STACK_SIZE", "1G", 1);
+  EXPECT_EQ(weft::Config::from_env().worker_stack_bytes, std::size_t{1} << 30);
+  setenv("WEFT_STACK_SIZE", "1048576K", 1);
+  EXPECT_EQ(weft::Config::from_env().worker_stack_bytes, std::size_t{1} << 30);
+  unsetenv("WEFT_STACK_SIZE");
+  for (const char* bad : {"100G", "2G", "1025M", "1073741825", "99999999999999999G"}) {
+    expect_rejected("WEFT_STACK_SIZE", bad);
+    EXPECT_NE(error_with("WEFT_STACK_SIZE", bad).find("from 64K to 1G"), std::string::npos);
+  }
+  weft::Config c;
+  c.worker_stack_bytes = std::size_t{2} << 30;
+  const std::string message = config_error([&] { c.validate(); });
+  EXPECT_NE(message.find("Config::worker_stack_bytes=2147483648"), std::string::npos) << message;
+}
+
+// In the death test's child: limits the address space to what is in use plus 256 MiB, starts
+// a runtime with a 1 GiB worker stack, prints the error and exits 0 (or non-zero if it
+// started, or the limit could not be set).
+[[noreturn]] void start_with_a_stack_beyond_the_address_space() {
+  const weft_test::AddressSpaceLimit limit(rlim_t{256} << 20);
+  if (!limit.set()) std::exit(3);
+  weft::Config c;
+  c.workers = 1;
+  c.task_slots = 1024;
+  c.worker_stack_bytes = std::size_t{1} << 30;
+  try {
+    weft::Runtime rt{c};
+  } catch (const std::system_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(0);
+  }
+  std::exit(4);
+}
+
+// A stack the system cannot give (here: address space limited by RLIMIT_AS, in a child
+// process) fails the runtime's construction with a message naming the stack size and the
+// setting, not just "starting a worker thread".
+TEST(WorkerStack, AStackThatCannotBeReservedIsNamedInTheError) {
+  if (weft_test::kSanitized) GTEST_SKIP() << "sanitizer runtimes reserve address space too";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(start_with_a_stack_beyond_the_address_space(), ::testing::ExitedWithCode(0),
+              "could not start a worker thread with a 1 GiB stack \\(worker_stack_bytes / "
+              "WEFT_STACK_SIZE\\)");
 }
 
 }  // namespace

@@ -83,8 +83,9 @@ void thief_loop(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
 
 class TaskStackTest : public ::testing::Test {
  protected:
-  // The barrier mode must be settled before the stack is shared between threads.
-  void SetUp() override { weft::detail::init_barrier_mode(); }
+  // The barrier mode must be settled before the stack is shared between threads; ctest's
+  // "fence:" run asks for fence with WEFT_BARRIER (tests/CMakeLists.txt).
+  void SetUp() override { weft::detail::init_barrier_mode(weft::Config::from_env().barrier); }
 };
 
 // ---- Quiescent claims: exact amounts ----
@@ -398,6 +399,9 @@ TEST_F(TaskStackTest, ReportsBarrierMode) {
   EXPECT_EQ(fence, mode == weft::detail::BarrierMode::kFence);
   if (weft_test::kThreadSanitizer) {
     EXPECT_TRUE(fence) << "TSan does not model membarrier";
+  }
+  if (weft::Config::from_env().barrier == weft::Barrier::kFence) {
+    EXPECT_TRUE(fence) << "WEFT_BARRIER=fence";
   }
   RecordProperty("barrier_mode", weft::detail::barrier_mode_name(mode));
   std::printf("barrier mode: %s\n", weft::detail::barrier_mode_name(mode));

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +28,36 @@ namespace weft_test {
 inline constexpr bool kThreadSanitizer = WEFT_DETAIL_TSAN == 1;
 inline constexpr bool kAddressSanitizer = WEFT_DETAIL_ASAN == 1;
 inline constexpr bool kSanitized = kThreadSanitizer || kAddressSanitizer;
+
+// While alive, limits this process's address space (RLIMIT_AS, soft limit) to what it uses
+// now plus `headroom` bytes, so that reserving a larger thread stack fails; restores the old
+// limit after. For tests of a worker that cannot start (the stack sizes Config allows
+// reserve fine otherwise). Not in sanitized builds: their runtimes reserve address space too.
+class AddressSpaceLimit {
+ public:
+  explicit AddressSpaceLimit(rlim_t headroom) {
+    long pages = 0;
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    const bool read = statm != nullptr && std::fscanf(statm, "%ld", &pages) == 1;
+    if (statm != nullptr) std::fclose(statm);
+    if (!read || getrlimit(RLIMIT_AS, &old_) != 0) return;
+    rlimit limit = old_;
+    limit.rlim_cur =
+        static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + headroom;
+    if (old_.rlim_max != RLIM_INFINITY && limit.rlim_cur > old_.rlim_max) return;
+    set_ = setrlimit(RLIMIT_AS, &limit) == 0;
+  }
+  AddressSpaceLimit(const AddressSpaceLimit&) = delete;
+  AddressSpaceLimit& operator=(const AddressSpaceLimit&) = delete;
+  ~AddressSpaceLimit() {
+    if (set_) setrlimit(RLIMIT_AS, &old_);
+  }
+  bool set() const noexcept { return set_; }
+
+ private:
+  rlimit old_{};
+  bool set_ = false;
+};
 
 // Sanitized builds run 5-15x slower (TSan more than ASan); iteration counts are divided by
 // this so that every build finishes the suite in about the same time.

@@ -42,6 +42,17 @@ const char* mechanism_name(StealMechanism m) noexcept;
 // Parses "concurrent" or "request"; throws ConfigError naming `setting` otherwise.
 StealMechanism parse_mechanism(std::string_view spec, std::string_view setting = "mechanism");
 
+// Which store-load barrier the concurrent mechanism's thieves use against an owner's pop
+// (docs/ARCHITECTURE.md, "Why I2 holds"). The mode is process-wide: the first Runtime of the
+// process decides it, and a later Runtime that asks for the other mode explicitly gets a
+// ConfigError (kAuto always takes what was decided).
+//   kAuto        membarrier where the kernel offers it (not in ThreadSanitizer builds, which
+//                do not model it), otherwise fence.
+//   kMembarrier  membarrier, or a ConfigError where it is unavailable.
+//   kFence       a seq_cst fence on both sides (Cilk-5's THE protocol), for testing.
+enum class Barrier : std::uint8_t { kAuto, kMembarrier, kFence };
+const char* barrier_name(Barrier b) noexcept;
+
 // How many of the victim's oldest tasks a thief takes in one steal. A small immutable value
 // object chosen at run time, so one binary sweeps every policy. The built-in policies live
 // in src/core/steal_policy.cpp; adding one touches that file only.
@@ -107,7 +118,7 @@ struct Config {
   // serially, so this bounds memory, never correctness. (WEFT_TASK_SLOTS)
   std::size_t task_slots = 0;
   // Stack size of each worker thread. Deep recursion needs it; it is reserved, not touched.
-  // (WEFT_STACK_SIZE, bytes, with an optional K, M or G suffix)
+  // (WEFT_STACK_SIZE, bytes, with an optional K, M or G suffix; 64 KiB to 1 GiB)
   std::size_t worker_stack_bytes = std::size_t{64} << 20;
   // A worker waiting for a stolen task helps by stealing only while its stack use is below
   // this fraction of worker_stack_bytes (see docs/ARCHITECTURE.md, "Join and its bound").
@@ -119,8 +130,13 @@ struct Config {
   // Timeline events kept per worker for Runtime::trace() (busy intervals, steals); 0 keeps
   // none. Implies profile. At most 16777216 (32 bytes each). (WEFT_TRACE_EVENTS)
   std::size_t trace_events = 0;
+  // The concurrent mechanism's barrier (see Barrier: process-wide, decided by the first
+  // Runtime). (WEFT_BARRIER=auto|membarrier|fence)
+  Barrier barrier = Barrier::kAuto;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
+  // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,
+  // and the README's configuration table, which a test keeps equal to it.)
   static Config from_env();
   // Throws ConfigError if a field is out of range. Runtime's constructor calls it.
   void validate() const;

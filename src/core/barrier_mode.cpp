@@ -1,13 +1,11 @@
 #include "core/barrier_mode.hpp"
 
 #include <atomic>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
 
+#include "core/config_fields.hpp"
 #include "platform/asymmetric_barrier.hpp"
-#include "weft/config.hpp"
 #include "weft/detail/sanitizers.hpp"
 #include "weft/detail/task_stack.hpp"
 
@@ -31,32 +29,47 @@ namespace {
 // ThreadSanitizer does not model membarrier: its builds use the fence mode.
 constexpr bool kSanitizerNeedsFence = WEFT_DETAIL_TSAN == 1;
 
-BarrierMode decide() {
-  const char* env = std::getenv("WEFT_BARRIER");
-  if (env != nullptr && *env != '\0') {
-    if (std::strcmp(env, "fence") == 0) return BarrierMode::kFence;
-    if (std::strcmp(env, "membarrier") != 0) {
-      throw ConfigError(std::string("WEFT_BARRIER=\"") + env +
-                        "\": expected \"membarrier\" or \"fence\"");
-    }
-  }
-  if (kSanitizerNeedsFence) return BarrierMode::kFence;
-  return platform::expedited_membarrier_available() ? BarrierMode::kMembarrier
-                                                    : BarrierMode::kFence;
+bool membarrier_usable() {
+  return !kSanitizerNeedsFence && platform::expedited_membarrier_available();
 }
 
-std::once_flag g_once;
+std::string requested_text(Barrier requested) {
+  return setting_names(config_field("barrier")) + " = " + barrier_name(requested);
+}
+
+std::mutex g_mutex;
+bool g_decided = false;  // under g_mutex
 std::atomic<BarrierMode> g_mode{BarrierMode::kFence};
 
 }  // namespace
 
-BarrierMode init_barrier_mode() {
-  std::call_once(g_once, [] {
-    const BarrierMode mode = decide();
+BarrierMode init_barrier_mode(Barrier requested) {
+  std::lock_guard lock(g_mutex);
+  if (!g_decided) {
+    BarrierMode mode = BarrierMode::kFence;
+    if (requested != Barrier::kFence && membarrier_usable()) {
+      mode = BarrierMode::kMembarrier;
+    } else if (requested == Barrier::kMembarrier) {
+      throw ConfigError(requested_text(requested) +
+                        ": membarrier is unavailable here (the kernel lacks expedited private "
+                        "membarrier, or this is a ThreadSanitizer build); use auto or fence");
+    }
     g_mode.store(mode, std::memory_order_relaxed);
     g_pop_needs_fence.store(mode == BarrierMode::kFence, std::memory_order_relaxed);
-  });
-  return g_mode.load(std::memory_order_relaxed);
+    g_decided = true;
+    return mode;
+  }
+  const BarrierMode mode = g_mode.load(std::memory_order_relaxed);
+  const bool conflict = (requested == Barrier::kFence && mode != BarrierMode::kFence) ||
+                        (requested == Barrier::kMembarrier && mode != BarrierMode::kMembarrier);
+  if (conflict) {
+    throw ConfigError(requested_text(requested) + ": this process already uses the " +
+                      barrier_mode_name(mode) +
+                      " barrier, decided by its first runtime; the barrier mode is "
+                      "process-wide, so a later runtime may ask for auto or " +
+                      barrier_mode_name(mode) + " only");
+  }
+  return mode;
 }
 
 BarrierMode barrier_mode() noexcept { return g_mode.load(std::memory_order_relaxed); }

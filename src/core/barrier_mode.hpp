@@ -1,17 +1,24 @@
 // Which store-load barrier the concurrent steal protocol's thieves use (task_stack.hpp, "Why
 // I2 holds"): membarrier, so that owners need only a compiler barrier, or a seq_cst fence on
 // both sides (Cilk-5's THE protocol) where membarrier is unavailable, in ThreadSanitizer
-// builds (TSan does not model it), or when WEFT_BARRIER=fence asks for it (for testing).
+// builds (TSan does not model it), or when Config::barrier (WEFT_BARRIER) asks for it.
 #pragma once
+
+#include "weft/config.hpp"
 
 namespace weft::detail {
 
 enum class BarrierMode { kMembarrier, kFence };
 
-// Decides the mode once per process and publishes it to g_pop_needs_fence. Idempotent and
-// thread-safe; call before starting workers. Throws ConfigError for a bad WEFT_BARRIER.
-BarrierMode init_barrier_mode();
+// The process's mode, decided by the first call from `requested` (kAuto: membarrier where it
+// works) and published to g_pop_needs_fence; Pool's constructor calls it before starting
+// workers. Thread-safe. Throws ConfigError, naming Config::barrier and WEFT_BARRIER, when
+// `requested` is kMembarrier and membarrier is unavailable, or when the mode was already
+// decided and `requested` names the other one (the mode is process-wide; kAuto accepts
+// either). A call that throws decides nothing.
+BarrierMode init_barrier_mode(Barrier requested);
 
+// The mode decided (kFence before any init_barrier_mode).
 BarrierMode barrier_mode() noexcept;
 const char* barrier_mode_name(BarrierMode mode) noexcept;
 

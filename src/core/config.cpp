@@ -1,153 +1,371 @@
-// Config: defaults, validation, and strict parsing of the WEFT_* environment variables.
+// Config: defaults, validation, and strict parsing of the WEFT_* environment variables, all
+// driven by one table of fields (kFields below; its row type is in config_fields.hpp).
 #include "weft/config.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
+#include <utility>
 
+#include "core/config_fields.hpp"
 #include "weft/detail/slot.hpp"
 
 namespace weft {
+namespace detail {
 namespace {
 
-// Beyond this many workers something is surely a typo (and each reserves a thread stack).
-constexpr unsigned kMaxWorkers = 4096;
+constexpr std::uint64_t kKiB = std::uint64_t{1} << 10;
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+
 // A task stack needs room for at least a couple of nested spawns to be useful at all.
 constexpr std::size_t kMinTaskSlots = 2;
 constexpr std::size_t kMaxTaskSlots = std::size_t{1} << 26;  // 4 GiB of slots
-constexpr const char* kTaskSlotsAllowed =
-    "0 (one slot per 64 bytes of worker stack) or a slot count from 2 to 67108864";
-// Below this, the runtime's own frames plus a few levels of user code would overflow.
-constexpr std::size_t kMinWorkerStack = std::size_t{64} << 10;
-// A request must be given some time to be seen, and a thief must not wait on a victim for
-// longer than a second (a hang, to the user).
-constexpr std::uint32_t kMinRequestTimeoutUs = 1;
-constexpr std::uint32_t kMaxRequestTimeoutUs = 1000000;
-// 32 bytes per event: 512 MiB per worker at most.
-constexpr std::size_t kMaxTraceEvents = std::size_t{1} << 24;
 
-const char* env(const char* name) {
-  const char* v = std::getenv(name);
-  return (v != nullptr && *v != '\0') ? v : nullptr;
+template <auto Member>
+std::uint64_t get(const Config& c) {
+  return static_cast<std::uint64_t>(c.*Member);
 }
 
-ConfigError bad(std::string_view name, std::string_view value, std::string_view allowed) {
-  return ConfigError(std::string(name) + "=\"" + std::string(value) + "\": expected " +
-                     std::string(allowed));
+template <auto Member>
+void set(Config& c, std::uint64_t v) {
+  using T = std::remove_cvref_t<decltype(std::declval<Config&>().*Member)>;
+  c.*Member = static_cast<T>(v);
 }
 
-std::uint64_t parse_unsigned(std::string_view name, std::string_view value, std::uint64_t lo,
-                             std::uint64_t hi, std::string_view allowed) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v < lo ||
-      v > hi) {
-    throw bad(name, value, allowed);
+// The one place each variable, default and limit is written. (Designated initializers: a row
+// leaves the members its kind does not use at their defaults.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+constexpr ConfigField kFields[] = {
+    // Beyond 4096 workers something is surely a typo (and each reserves a thread stack).
+    {.field = "workers",
+     .variable = "WEFT_WORKERS",
+     .default_text = "hardware threads",
+     .kind = FieldKind::kCount,
+     .what = "a worker count",
+     .lo = 1,
+     .hi = 4096,
+     .zero = "all hardware threads",
+     .get = get<&Config::workers>,
+     .set = set<&Config::workers>},
+    {.field = "steal",
+     .variable = "WEFT_STEAL",
+     .default_text = "`adaptive`",
+     .kind = FieldKind::kPolicy},
+    {.field = "mechanism",
+     .variable = "WEFT_MECHANISM",
+     .default_text = "`concurrent`",
+     .kind = FieldKind::kChoice,
+     .what = "steal mechanism",
+     .names = "concurrent, request",  // in StealMechanism's order
+     .get = get<&Config::mechanism>,
+     .set = set<&Config::mechanism>},
+    // A request must be given some time to be seen, and a thief must not wait on a victim
+    // for longer than a second (a hang, to the user).
+    {.field = "request_timeout_us",
+     .variable = "WEFT_REQUEST_TIMEOUT_US",
+     .default_text = "`50`",
+     .kind = FieldKind::kCount,
+     .what = "microseconds",
+     .lo = 1,
+     .hi = 1000000,
+     .get = get<&Config::request_timeout_us>,
+     .set = set<&Config::request_timeout_us>},
+    {.field = "seed",
+     .variable = "WEFT_SEED",
+     .default_text = "fixed",
+     .kind = FieldKind::kCount,
+     .what = "an unsigned 64-bit integer",
+     .lo = 0,
+     .hi = UINT64_MAX,
+     .get = get<&Config::seed>,
+     .set = set<&Config::seed>},
+    {.field = "pin",
+     .variable = "WEFT_PIN",
+     .default_text = "`0`",
+     .kind = FieldKind::kBool,
+     .get = get<&Config::pin>,
+     .set = set<&Config::pin>},
+    {.field = "task_slots",
+     .variable = "WEFT_TASK_SLOTS",
+     .default_text = "`0`",
+     .kind = FieldKind::kCount,
+     .what = "a slot count",
+     .lo = kMinTaskSlots,
+     .hi = kMaxTaskSlots,
+     .zero = "one slot per 64 bytes of worker stack",
+     .env_takes_zero = true,
+     .get = get<&Config::task_slots>,
+     .set = set<&Config::task_slots>},
+    // Below 64 KiB the runtime's own frames plus a few levels of user code would overflow.
+    // At most 1 GiB: the stack is per worker and reserved up front when the worker starts,
+    // so 4096 workers may ask for 4 TiB of address space; and 1 GiB is already 16 times the
+    // default, deep enough for a recursion millions of frames deep. Beyond it a typo
+    // (100G) would fail only at the thread's creation, far from the variable that caused it.
+    {.field = "worker_stack_bytes",
+     .variable = "WEFT_STACK_SIZE",
+     .default_text = "`64M`",
+     .kind = FieldKind::kBytes,
+     .lo = 64 * kKiB,
+     .hi = kGiB,
+     .get = get<&Config::worker_stack_bytes>,
+     .set = set<&Config::worker_stack_bytes>},
+    {.field = "help_stack_fraction",
+     .default_text = "`0.5`",
+     .kind = FieldKind::kFraction,
+     .fraction_max = 0.9},
+    {.field = "profile",
+     .variable = "WEFT_PROFILE",
+     .default_text = "`0`",
+     .kind = FieldKind::kBool,
+     .get = get<&Config::profile>,
+     .set = set<&Config::profile>},
+    // 32 bytes per event: 512 MiB per worker at most.
+    {.field = "trace_events",
+     .variable = "WEFT_TRACE_EVENTS",
+     .default_text = "`0`",
+     .kind = FieldKind::kCount,
+     .what = "an event count",
+     .lo = 0,
+     .hi = std::uint64_t{1} << 24,
+     .get = get<&Config::trace_events>,
+     .set = set<&Config::trace_events>},
+    {.field = "barrier",
+     .variable = "WEFT_BARRIER",
+     .default_text = "`auto`",
+     .kind = FieldKind::kChoice,
+     .what = "barrier mode",
+     .names = "auto, membarrier, fence",  // in Barrier's order
+     .get = get<&Config::barrier>,
+     .set = set<&Config::barrier>},
+};
+#pragma GCC diagnostic pop
+
+// The index of `value` in a ", "-separated list, or -1.
+int choice_index(std::string_view names, std::string_view value) {
+  for (int i = 0; !names.empty(); ++i) {
+    const std::size_t comma = names.find(", ");
+    if (names.substr(0, comma) == value) return i;
+    names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 2);
   }
-  return v;
+  return -1;
 }
 
-std::size_t parse_bytes(std::string_view name, std::string_view value, std::uint64_t min_bytes) {
-  const std::string allowed = "a size in bytes of at least " + std::to_string(min_bytes) +
-                              ", optionally with a K, M or G suffix (e.g. 64M)";
-  if (value.empty()) throw bad(name, value, allowed);
+// The i-th name of a ", "-separated list.
+std::string_view choice_name(std::string_view names, std::uint64_t i) {
+  for (; i > 0 && !names.empty(); --i) {
+    const std::size_t comma = names.find(", ");
+    names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 2);
+  }
+  return names.substr(0, names.find(", "));
+}
+
+std::size_t choice_count(std::string_view names) {
+  std::size_t n = 0;
+  while (!choice_name(names, n).empty()) ++n;
+  return n;
+}
+
+// 65536 -> "64K": the largest suffix that divides the count, as the variables are written.
+std::string size_spec(std::uint64_t bytes) {
+  for (const auto& [unit, suffix] : {std::pair{kGiB, 'G'}, {kMiB, 'M'}, {kKiB, 'K'}}) {
+    if (bytes != 0 && bytes % unit == 0) return std::to_string(bytes / unit) + suffix;
+  }
+  return std::to_string(bytes);
+}
+
+std::string count_range(const ConfigField& f) {
+  if (f.lo == 0 && f.hi == UINT64_MAX) return std::string(f.what);
+  return std::string(f.what) + " from " + std::to_string(f.lo) + " to " + std::to_string(f.hi);
+}
+
+std::string allowed(const ConfigField& f, bool in_env) {
+  switch (f.kind) {
+    case FieldKind::kCount: {
+      const bool zero = !f.zero.empty() && (!in_env || f.env_takes_zero);
+      return (zero ? "0 (" + std::string(f.zero) + ") or " : std::string()) + count_range(f);
+    }
+    case FieldKind::kBytes:
+      return "a size from " + size_spec(f.lo) + " to " + size_spec(f.hi) +
+             " (bytes, with an optional K, M or G suffix)";
+    case FieldKind::kBool: return "1 or 0 (also true/false, yes/no, on/off)";
+    case FieldKind::kChoice: return std::string(f.names);
+    case FieldKind::kPolicy: return StealPolicy::allowed_specs();
+    case FieldKind::kFraction: {
+      char max[32];
+      std::snprintf(max, sizeof max, "%g", f.fraction_max);
+      return std::string("a fraction from 0 to ") + max;
+    }
+  }
+  return {};
+}
+
+// `setting`="`value`": why, with what is allowed (for a Config member: `setting`=`value`).
+ConfigError bad_value(const ConfigField& f, std::string_view setting, std::string_view value,
+                      bool in_env) {
+  // A variable's value is quoted exactly as given; a member's is a number.
+  const std::string shown = in_env ? "\"" + std::string(value) + "\"" : std::string(value);
+  std::string message = std::string(setting) + "=" + shown + ": ";
+  if (f.kind == FieldKind::kChoice) {
+    message += "unknown " + std::string(f.what) + " (allowed: " + allowed(f, in_env) + ")";
+  } else {
+    message += "expected " + allowed(f, in_env);
+  }
+  return ConfigError(message);
+}
+
+bool in_limits(const ConfigField& f, std::uint64_t v, bool in_env) {
+  if (v == 0 && !f.zero.empty() && (!in_env || f.env_takes_zero)) return true;
+  return v >= f.lo && v <= f.hi;
+}
+
+// Digits only (no sign, space or base prefix), fitting 64 bits.
+bool parse_digits(std::string_view text, std::uint64_t& v) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return !text.empty() && ec == std::errc{} && end == text.data() + text.size();
+}
+
+bool parse_bytes(std::string_view value, std::uint64_t& bytes) {
+  if (value.empty()) return false;
   std::uint64_t scale = 1;
-  std::string_view digits = value;
   switch (value.back()) {
     case 'K':
-    case 'k': scale = std::uint64_t{1} << 10; break;
+    case 'k': scale = kKiB; break;
     case 'M':
-    case 'm': scale = std::uint64_t{1} << 20; break;
+    case 'm': scale = kMiB; break;
     case 'G':
-    case 'g': scale = std::uint64_t{1} << 30; break;
+    case 'g': scale = kGiB; break;
     default: break;
   }
+  std::string_view digits = value;
   if (scale != 1) digits.remove_suffix(1);
   std::uint64_t n = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  const std::uint64_t max_bytes = std::uint64_t{1} << 40;
-  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size() ||
-      n > max_bytes / scale || n * scale < min_bytes) {
-    throw bad(name, value, allowed);  // the value as given, suffix and all
-  }
-  return static_cast<std::size_t>(n * scale);
+  if (!parse_digits(digits, n) || n > UINT64_MAX / scale) return false;
+  bytes = n * scale;
+  return true;
 }
 
-bool parse_bool(std::string_view name, std::string_view value) {
-  if (value == "1" || value == "true" || value == "yes" || value == "on") return true;
-  if (value == "0" || value == "false" || value == "no" || value == "off") return false;
-  throw bad(name, value, "one of 1, 0, true, false, yes, no, on, off");
+bool parse_bool(std::string_view value, std::uint64_t& v) {
+  if (value == "1" || value == "true" || value == "yes" || value == "on") {
+    v = 1;
+  } else if (value == "0" || value == "false" || value == "no" || value == "off") {
+    v = 0;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Sets the field from its variable's value; a ConfigError naming the variable if it is bad.
+void parse_into(const ConfigField& f, Config& c, std::string_view value) {
+  std::uint64_t v = 0;
+  bool ok = false;
+  switch (f.kind) {
+    case FieldKind::kPolicy: c.steal = StealPolicy::parse(value, f.variable); return;
+    case FieldKind::kCount: ok = parse_digits(value, v) && in_limits(f, v, true); break;
+    case FieldKind::kBytes: ok = parse_bytes(value, v) && in_limits(f, v, true); break;
+    case FieldKind::kBool: ok = parse_bool(value, v); break;
+    case FieldKind::kChoice: {
+      const int i = choice_index(f.names, value);
+      ok = i >= 0;
+      v = static_cast<std::uint64_t>(i);
+      break;
+    }
+    case FieldKind::kFraction: break;  // no variable
+  }
+  if (!ok) throw bad_value(f, f.variable, value, /*in_env=*/true);
+  f.set(c, v);
+}
+
+// Throws a ConfigError naming Config::<field> if the member is out of its limits.
+void check(const ConfigField& f, const Config& c) {
+  const std::string setting = "Config::" + std::string(f.field);
+  switch (f.kind) {
+    case FieldKind::kCount:
+    case FieldKind::kBytes:
+      if (const std::uint64_t v = f.get(c); !in_limits(f, v, false)) {
+        throw bad_value(f, setting, std::to_string(v), false);
+      }
+      return;
+    case FieldKind::kChoice:
+      if (const std::uint64_t v = f.get(c); v >= choice_count(f.names)) {
+        throw bad_value(f, setting, std::to_string(v), false);
+      }
+      return;
+    case FieldKind::kFraction:
+      if (!(c.help_stack_fraction >= 0.0 && c.help_stack_fraction <= f.fraction_max)) {
+        throw bad_value(f, setting, std::to_string(c.help_stack_fraction), false);
+      }
+      return;
+    case FieldKind::kBool:
+    case FieldKind::kPolicy: return;  // every value is valid
+  }
+}
+
+const char* env(std::string_view name) {
+  const char* v = std::getenv(std::string(name).c_str());
+  return (v != nullptr && *v != '\0') ? v : nullptr;
 }
 
 }  // namespace
 
+std::span<const ConfigField> config_fields() noexcept { return kFields; }
+
+const ConfigField& config_field(std::string_view field) {
+  for (const ConfigField& f : kFields) {
+    if (f.field == field) return f;
+  }
+  throw std::out_of_range("weft: no Config field " + std::string(field));
+}
+
+std::string allowed_in_env(const ConfigField& f) { return allowed(f, true); }
+std::string allowed_in_config(const ConfigField& f) { return allowed(f, false); }
+
+std::string readme_row_prefix(const ConfigField& f) {
+  std::string row = "| `";
+  row.append(f.field).append("` | ");
+  if (f.variable.empty()) {
+    row.append("—");
+  } else {
+    row.append("`").append(f.variable).append("`");
+  }
+  row.append(" | ").append(f.default_text).append(" | ");
+  row.append(f.variable.empty() ? allowed_in_config(f) : allowed_in_env(f)).append(" |");
+  return row;
+}
+
+std::string setting_names(const ConfigField& f) {
+  if (f.variable.empty()) return std::string(f.field);
+  return std::string(f.field) + " / " + std::string(f.variable);
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  for (const auto& [unit, name] : {std::pair{kGiB, " GiB"}, {kMiB, " MiB"}, {kKiB, " KiB"}}) {
+    if (bytes != 0 && bytes % unit == 0) return std::to_string(bytes / unit) + name;
+  }
+  return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace detail
+
 Config Config::from_env() {
   Config c;
-  if (const char* v = env("WEFT_WORKERS")) {
-    c.workers = static_cast<unsigned>(
-        parse_unsigned("WEFT_WORKERS", v, 1, kMaxWorkers, "a worker count from 1 to 4096"));
-  }
-  if (const char* v = env("WEFT_STEAL")) c.steal = StealPolicy::parse(v, "WEFT_STEAL");
-  if (const char* v = env("WEFT_MECHANISM")) c.mechanism = parse_mechanism(v, "WEFT_MECHANISM");
-  if (const char* v = env("WEFT_REQUEST_TIMEOUT_US")) {
-    c.request_timeout_us = static_cast<std::uint32_t>(
-        parse_unsigned("WEFT_REQUEST_TIMEOUT_US", v, kMinRequestTimeoutUs, kMaxRequestTimeoutUs,
-                       "microseconds from 1 to 1000000"));
-  }
-  if (const char* v = env("WEFT_SEED")) {
-    c.seed = parse_unsigned("WEFT_SEED", v, 0, UINT64_MAX, "an unsigned 64-bit integer");
-  }
-  if (const char* v = env("WEFT_PIN")) c.pin = parse_bool("WEFT_PIN", v);
-  if (const char* v = env("WEFT_TASK_SLOTS")) {
-    c.task_slots = static_cast<std::size_t>(
-        parse_unsigned("WEFT_TASK_SLOTS", v, 0, kMaxTaskSlots, kTaskSlotsAllowed));
-    if (c.task_slots != 0 && c.task_slots < kMinTaskSlots) {
-      throw bad("WEFT_TASK_SLOTS", v, kTaskSlotsAllowed);
-    }
-  }
-  if (const char* v = env("WEFT_STACK_SIZE")) {
-    c.worker_stack_bytes = parse_bytes("WEFT_STACK_SIZE", v, kMinWorkerStack);
-  }
-  if (const char* v = env("WEFT_PROFILE")) c.profile = parse_bool("WEFT_PROFILE", v);
-  if (const char* v = env("WEFT_TRACE_EVENTS")) {
-    c.trace_events = static_cast<std::size_t>(parse_unsigned(
-        "WEFT_TRACE_EVENTS", v, 0, kMaxTraceEvents, "an event count from 0 to 16777216"));
+  for (const detail::ConfigField& f : detail::config_fields()) {
+    if (f.variable.empty()) continue;
+    if (const char* v = detail::env(f.variable)) detail::parse_into(f, c, v);
   }
   c.validate();
   return c;
 }
 
 void Config::validate() const {
-  if (workers > kMaxWorkers) {
-    throw ConfigError("Config::workers=" + std::to_string(workers) +
-                      ": expected 0 (all hardware threads) or a count up to 4096");
-  }
-  if ((task_slots != 0 && task_slots < kMinTaskSlots) || task_slots > kMaxTaskSlots) {
-    throw ConfigError("Config::task_slots=" + std::to_string(task_slots) + ": expected " +
-                      kTaskSlotsAllowed);
-  }
-  if (worker_stack_bytes < kMinWorkerStack) {
-    throw ConfigError("Config::worker_stack_bytes=" + std::to_string(worker_stack_bytes) +
-                      ": expected at least 65536");
-  }
-  if (trace_events > kMaxTraceEvents) {
-    throw ConfigError("Config::trace_events=" + std::to_string(trace_events) +
-                      ": expected an event count from 0 to 16777216");
-  }
-  if (request_timeout_us < kMinRequestTimeoutUs || request_timeout_us > kMaxRequestTimeoutUs) {
-    throw ConfigError("Config::request_timeout_us=" + std::to_string(request_timeout_us) +
-                      ": expected microseconds from 1 to 1000000");
-  }
-  if (mechanism != StealMechanism::kConcurrent && mechanism != StealMechanism::kRequest) {
-    throw ConfigError("Config::mechanism=" + std::to_string(static_cast<int>(mechanism)) +
-                      ": expected StealMechanism::kConcurrent or kRequest");
-  }
-  if (!(help_stack_fraction >= 0.0 && help_stack_fraction <= 0.9)) {
-    throw ConfigError("Config::help_stack_fraction=" + std::to_string(help_stack_fraction) +
-                      ": expected a fraction from 0 to 0.9");
-  }
+  for (const detail::ConfigField& f : detail::config_fields()) detail::check(f, *this);
 }
 
 const char* mechanism_name(StealMechanism m) noexcept {
@@ -155,10 +373,21 @@ const char* mechanism_name(StealMechanism m) noexcept {
 }
 
 StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) {
-  if (spec == "concurrent") return StealMechanism::kConcurrent;
-  if (spec == "request") return StealMechanism::kRequest;
-  throw ConfigError(std::string(setting) + "=\"" + std::string(spec) +
-                    "\": unknown steal mechanism (allowed: concurrent, request)");
+  const detail::ConfigField& f = detail::config_field("mechanism");
+  Config c;
+  const int i = detail::choice_index(f.names, spec);
+  if (i < 0) throw detail::bad_value(f, setting, spec, /*in_env=*/true);
+  f.set(c, static_cast<std::uint64_t>(i));
+  return c.mechanism;
+}
+
+const char* barrier_name(Barrier b) noexcept {
+  switch (b) {
+    case Barrier::kAuto: return "auto";
+    case Barrier::kMembarrier: return "membarrier";
+    case Barrier::kFence: return "fence";
+  }
+  return "?";
 }
 
 std::size_t Config::resolved_task_slots() const noexcept {
@@ -168,8 +397,9 @@ std::size_t Config::resolved_task_slots() const noexcept {
   // level until its thread stack, not its task stack, runs out (1 Mi slots, 64 MiB of
   // address space, for the default stack; only the pages a program reaches are touched).
   const std::size_t derived = worker_stack_bytes / detail::kSlotBytes;
-  return derived < kMinTaskSlots ? kMinTaskSlots
-                                 : (derived > kMaxTaskSlots ? kMaxTaskSlots : derived);
+  return derived < detail::kMinTaskSlots
+             ? detail::kMinTaskSlots
+             : (derived > detail::kMaxTaskSlots ? detail::kMaxTaskSlots : derived);
 }
 
 unsigned Config::resolved_workers() const noexcept {

@@ -15,7 +15,7 @@ namespace weft::detail {
 
 Pool::Pool(const Config& config) : config_(config), fork_generation_(platform::fork_generation()) {
   config_.validate();
-  init_barrier_mode();
+  init_barrier_mode(config_.barrier);
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.
   if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns();  // not the accessor

@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <system_error>
 
+#include "core/config_fields.hpp"
 #include "core/pool.hpp"
 
 namespace weft::detail {
@@ -57,7 +59,14 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
 }
 
 void Worker::start(int cpu) {
-  thread_.start(stack_bytes_, cpu, [this] { main_loop(); });
+  try {
+    thread_.start(stack_bytes_, cpu, [this] { main_loop(); });
+  } catch (const std::system_error& e) {
+    // Most often the stack cannot be reserved: say how large it was and where it was set.
+    throw std::system_error(e.code(), "weft: could not start a worker thread with a " +
+                                          bytes_text(stack_bytes_) + " stack (" +
+                                          setting_names(config_field("worker_stack_bytes")) + ")");
+  }
 }
 
 void Worker::main_loop() noexcept {
