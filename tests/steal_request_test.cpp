@@ -22,6 +22,7 @@
 #include "weft/detail/task_stack.hpp"
 
 namespace {
+using weft::detail::StealSide;
 
 namespace wd = weft::detail;
 using weft::StealPolicy;
@@ -35,7 +36,7 @@ using weft_test::scaled;
 
 // A stack under the request mechanism.
 struct RequestStack {
-  explicit RequestStack(wd::Index slots) { stack.init(slots, /*request_mode=*/true); }
+  explicit RequestStack(wd::Index slots) { stack.init(slots, weft::StealMechanism::kRequest); }
   wd::TaskStack stack;
 };
 
@@ -51,15 +52,15 @@ TEST(StealRequest, HalfHandsOverTheOldestCeilHalf) {
     push_n(owner, n);
     wd::StealRequest req;
     req.thief_id = 5;
-    ASSERT_TRUE(rs.stack.post_request(&req));
-    ASSERT_TRUE(rs.stack.serve_request(half));
+    ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
+    ASSERT_TRUE(StealSide(rs.stack).serve_request(half));
     ASSERT_EQ(req.state.load(), wd::StealRequest::kGranted);
     EXPECT_EQ(req.claim.count, (n + 1) / 2);
     EXPECT_EQ(req.claim.first, rs.stack.slot_at(0)) << "the oldest tasks go first";
     for (std::int64_t i = 0; i < req.claim.count; ++i) {
       EXPECT_EQ(req.claim.first[i].thief.load(), 5);
     }
-    rs.stack.end_request();
+    StealSide(rs.stack).end_request();
     EXPECT_EQ(rs.stack.owner_available(), n - (n + 1) / 2);
     run_claim(req.claim);
     owner.pop_all();
@@ -80,8 +81,8 @@ TEST(StealRequest, EveryPolicyGivesItsAmountOrRefuses) {
       push_n(owner, n);
       wd::StealRequest req;
       req.thief_id = 1;
-      ASSERT_TRUE(rs.stack.post_request(&req));
-      ASSERT_TRUE(rs.stack.serve_request(policy));
+      ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
+      ASSERT_TRUE(StealSide(rs.stack).serve_request(policy));
       const std::int64_t want = policy.amount(StealView{n});
       if (want == 0) {
         EXPECT_EQ(req.state.load(), wd::StealRequest::kRefused);
@@ -90,7 +91,7 @@ TEST(StealRequest, EveryPolicyGivesItsAmountOrRefuses) {
         EXPECT_EQ(req.claim.count, want);
         run_claim(req.claim);
       }
-      rs.stack.end_request();
+      StealSide(rs.stack).end_request();
       owner.pop_all();
       EXPECT_TRUE(all_ran_once(owner, checker, n, want));  // want == 0: refused
     }
@@ -108,12 +109,12 @@ TEST(StealRequest, TheThiefsHistoryTravelsWithTheRequest) {
     push_n(owner, 10);
     wd::StealRequest req;
     req.task_work_per_steal_cost = history;
-    ASSERT_TRUE(rs.stack.post_request(&req));
-    ASSERT_TRUE(rs.stack.serve_request(adaptive));
+    ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
+    ASSERT_TRUE(StealSide(rs.stack).serve_request(adaptive));
     ASSERT_EQ(req.state.load(), wd::StealRequest::kGranted);
     EXPECT_EQ(req.claim.count, adaptive.amount(StealView{10, history})) << history;
     run_claim(req.claim);
-    rs.stack.end_request();
+    StealSide(rs.stack).end_request();
     owner.pop_all();
     EXPECT_TRUE(checker.check(10).ok());
   }
@@ -127,18 +128,18 @@ TEST(StealRequest, APostedRequestFailsBothOfTheOwnersChecksUntilServed) {
   EXPECT_FALSE(rs.stack.diverts(rs.stack.top()));
   EXPECT_FALSE(rs.stack.request_flagged());
   wd::StealRequest req;
-  ASSERT_TRUE(rs.stack.post_request(&req));
+  ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
   EXPECT_TRUE(rs.stack.diverts(rs.stack.top())) << "the spawn's check must fail";
   EXPECT_TRUE(rs.stack.request_flagged()) << "weft::poll()'s check must fail";
   wd::Slot* top = rs.stack.slot_at(2);
   EXPECT_FALSE(rs.stack.pop_top(top)) << "the join's check must fail";
   // The join's slow path: answer (T is below the joined task now, so it is not handed
   // out), then decide.
-  ASSERT_TRUE(rs.stack.serve_request(StealPolicy::one()));
+  ASSERT_TRUE(StealSide(rs.stack).serve_request(StealPolicy::one()));
   EXPECT_EQ(req.state.load(), wd::StealRequest::kGranted);
   EXPECT_EQ(req.claim.first, rs.stack.slot_at(0));
-  EXPECT_TRUE(rs.stack.pop_owned(top)) << "the joined task stays the owner's";
-  rs.stack.end_request();
+  EXPECT_TRUE(StealSide(rs.stack).pop_owned(top)) << "the joined task stays the owner's";
+  StealSide(rs.stack).end_request();
   EXPECT_FALSE(rs.stack.diverts(rs.stack.top()));
   EXPECT_FALSE(rs.stack.request_flagged());
   // Finish by hand: run the popped task inline, collect the handed-out one.
@@ -151,7 +152,7 @@ TEST(StealRequest, APostedRequestFailsBothOfTheOwnersChecksUntilServed) {
   middle->as<weft_test::CountedTask>()->~CountedTask();
   wd::Slot* bottom = rs.stack.slot_at(0);
   EXPECT_FALSE(rs.stack.pop(bottom));
-  EXPECT_FALSE(rs.stack.pop_owned(bottom)) << "the handed-out task is the thief's";
+  EXPECT_FALSE(StealSide(rs.stack).pop_owned(bottom)) << "the handed-out task is the thief's";
   (void)wd::take_value<std::int64_t>(bottom);
   rs.stack.release_stolen(bottom);
   EXPECT_EQ(rs.stack.size(), 0);
@@ -165,12 +166,12 @@ TEST(StealRequest, AWithdrawnRequestIsNeverAnswered) {
   Owner owner(rs.stack, checker, &one);
   push_n(owner, 4);
   wd::StealRequest req;
-  ASSERT_TRUE(rs.stack.post_request(&req));
-  ASSERT_TRUE(rs.stack.withdraw_request(&req));
-  rs.stack.end_request();
+  ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
+  ASSERT_TRUE(StealSide(rs.stack).withdraw_request(&req));
+  StealSide(rs.stack).end_request();
   // The flags are still up; the owner's next look finds no request and clears them.
   EXPECT_TRUE(rs.stack.request_flagged());
-  EXPECT_FALSE(rs.stack.serve_request(one));
+  EXPECT_FALSE(StealSide(rs.stack).serve_request(one));
   EXPECT_FALSE(rs.stack.request_flagged());
   EXPECT_EQ(req.state.load(), wd::StealRequest::kWaiting) << "answered after withdrawal";
   owner.pop_all();
@@ -185,11 +186,11 @@ TEST(StealRequest, ARequestTheOwnerTookUpCannotBeWithdrawn) {
   push_n(owner, 2);
   wd::StealRequest req;
   req.thief_id = 1;  // the granted slot must carry it (the owner checks)
-  ASSERT_TRUE(rs.stack.post_request(&req));
-  ASSERT_TRUE(rs.stack.serve_request(one));
-  EXPECT_FALSE(rs.stack.withdraw_request(&req));
+  ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
+  ASSERT_TRUE(StealSide(rs.stack).serve_request(one));
+  EXPECT_FALSE(StealSide(rs.stack).withdraw_request(&req));
   EXPECT_EQ(req.state.load(), wd::StealRequest::kGranted);
-  rs.stack.end_request();
+  StealSide(rs.stack).end_request();
   run_claim(req.claim);
   owner.pop_all();
   EXPECT_TRUE(all_ran_once(owner, checker, 2, 1));
@@ -199,14 +200,14 @@ TEST(StealRequest, OneRequestAtATimePerVictim) {
   RequestStack rs(16);
   wd::StealRequest a;
   wd::StealRequest b;
-  ASSERT_TRUE(rs.stack.post_request(&a));
-  EXPECT_FALSE(rs.stack.post_request(&b)) << "R1: the port is held until a is settled";
-  ASSERT_TRUE(rs.stack.serve_request(StealPolicy::one()));
+  ASSERT_TRUE(StealSide(rs.stack).post_request(&a));
+  EXPECT_FALSE(StealSide(rs.stack).post_request(&b)) << "R1: the port is held until a is settled";
+  ASSERT_TRUE(StealSide(rs.stack).serve_request(StealPolicy::one()));
   EXPECT_EQ(a.state.load(), wd::StealRequest::kRefused) << "an empty stack refuses";
-  rs.stack.end_request();
-  EXPECT_TRUE(rs.stack.post_request(&b));
-  EXPECT_TRUE(rs.stack.withdraw_request(&b));
-  rs.stack.end_request();
+  StealSide(rs.stack).end_request();
+  EXPECT_TRUE(StealSide(rs.stack).post_request(&b));
+  EXPECT_TRUE(StealSide(rs.stack).withdraw_request(&b));
+  StealSide(rs.stack).end_request();
 }
 
 // The victim finishes its last task while a request is pending: the pop answers it (with a
@@ -218,11 +219,11 @@ TEST(StealRequest, ARequestPendingWhenTheOwnerPopsItsLastTaskIsRefused) {
   Owner owner(rs.stack, checker, &half);
   push_n(owner, 1);
   wd::StealRequest req;
-  ASSERT_TRUE(rs.stack.post_request(&req));
+  ASSERT_TRUE(StealSide(rs.stack).post_request(&req));
   owner.pop_all();
   EXPECT_EQ(owner.served(), 1);
   EXPECT_EQ(req.state.load(), wd::StealRequest::kRefused);
-  rs.stack.end_request();
+  StealSide(rs.stack).end_request();
   EXPECT_TRUE(all_ran_once(owner, checker, 1, 0));
 }
 
@@ -241,9 +242,9 @@ TEST(StealRequest, RandomOperationsAgreeWithAModel) {
           EXPECT_EQ(rs.stack.owner_available(), n);
           wd::StealRequest req;
           req.thief_id = 7;
-          EXPECT_TRUE(rs.stack.post_request(&req));
-          EXPECT_TRUE(rs.stack.serve_request(policy));
-          rs.stack.end_request();
+          EXPECT_TRUE(StealSide(rs.stack).post_request(&req));
+          EXPECT_TRUE(StealSide(rs.stack).serve_request(policy));
+          StealSide(rs.stack).end_request();
           const bool granted = req.state.load() == wd::StealRequest::kGranted;
           EXPECT_EQ(req.state.load(), policy.amount(StealView{n}) > 0 ? wd::StealRequest::kGranted
                                                                       : wd::StealRequest::kRefused);
@@ -280,7 +281,7 @@ void request_thief(wd::TaskStack& stack, std::int32_t id, unsigned patience,
         req.state.load(std::memory_order_acquire) != wd::StealRequest::kWaiting) {
       totals.bad.fetch_add(1);  // answered after its withdrawal (R3)
     }
-    if (!stack.post_request(&req)) {
+    if (!StealSide(stack).post_request(&req)) {
       std::this_thread::yield();
       continue;
     }
@@ -290,10 +291,10 @@ void request_thief(wd::TaskStack& stack, std::int32_t id, unsigned patience,
     for (unsigned spins = 0;
          (state = req.state.load(std::memory_order_acquire)) == wd::StealRequest::kWaiting;
          ++spins) {
-      if (spins >= wait && stack.withdraw_request(&req)) break;
+      if (spins >= wait && StealSide(stack).withdraw_request(&req)) break;
       if (spins % 64 == 63) std::this_thread::yield();
     }
-    stack.end_request();
+    StealSide(stack).end_request();
     if (state == wd::StealRequest::kWaiting) {
       totals.withdrawals.fetch_add(1);
       withdrawn_before = true;
@@ -351,11 +352,11 @@ TEST_P(RequestStress, EveryTaskRunsExactlyOnce) {
   stop.store(true, std::memory_order_release);
   // Thieves still waiting on a request need an answer or their own timeout to finish.
   for (int i = 0; i < 1000 && rs.stack.request_flagged(); ++i) {
-    (void)rs.stack.serve_request(policy);
+    (void)StealSide(rs.stack).serve_request(policy);
     std::this_thread::yield();
   }
   for (auto& t : threads) t.join();
-  (void)rs.stack.serve_request(policy);
+  (void)StealSide(rs.stack).serve_request(policy);
   EXPECT_EQ(totals.bad.load(), 0);
   EXPECT_TRUE(all_ran_once(owner, checker, owner.pushed(), totals.tasks.load()));
   EXPECT_GT(totals.grants.load(), 0) << "no request was ever granted: the test proved nothing";
@@ -382,7 +383,7 @@ TEST(StealRequestRace, APendingRequestAlwaysRaisesTheOwnersFlags) {
     const std::int64_t rounds = scaled(50000, 10000);
     std::int64_t answered = 0;
     while (answered < rounds) {
-      if (rs.stack.request_flagged() && rs.stack.serve_request(one)) ++answered;
+      if (rs.stack.request_flagged() && StealSide(rs.stack).serve_request(one)) ++answered;
     }
     stop.store(true, std::memory_order_release);
     // A thief may be waiting right now: keep answering until both have finished.
@@ -393,7 +394,7 @@ TEST(StealRequestRace, APendingRequestAlwaysRaisesTheOwnersFlags) {
       joined.store(true);
     });
     while (!joined.load()) {
-      (void)rs.stack.serve_request(one);
+      (void)StealSide(rs.stack).serve_request(one);
       std::this_thread::yield();
     }
     closer.join();

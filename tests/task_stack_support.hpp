@@ -16,12 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "core/steal_side.hpp"
 #include "core/worker.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
 #include "weft/detail/task_stack.hpp"
 
 namespace weft_test {
+using weft::detail::StealSide;
 
 namespace wd = weft::detail;
 
@@ -194,13 +196,13 @@ class Owner {
 
  private:
   void serve() {
-    if (stack_.serve_request(*serve_policy_)) ++served_;
+    if (StealSide(stack_).serve_request(*serve_policy_)) ++served_;
   }
   // As weft's settle_pop: under the port (concurrent), or answer first, then decide.
   bool settle(wd::Slot* s) {
-    if (serve_policy_ == nullptr) return stack_.pop_contended(s);
+    if (serve_policy_ == nullptr) return StealSide(stack_).pop_contended(s);
     serve();
-    return stack_.pop_owned(s);
+    return StealSide(stack_).pop_owned(s);
   }
   void expect_value(std::int64_t id, std::int64_t v) {
     if (CountedTask::throws(id) || v != CountedTask::value_for(id)) {

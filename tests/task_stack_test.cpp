@@ -26,6 +26,7 @@
 #include "weft/detail/slot.hpp"
 
 namespace {
+using weft::detail::StealSide;
 
 namespace wd = weft::detail;
 using weft::StealPolicy;
@@ -55,7 +56,7 @@ void thief_loop(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
   unsigned failures = 0;
   while (!stop.load(std::memory_order_acquire)) {
     wd::StealFailure why = wd::StealFailure::kNone;
-    const wd::Claim claim = stack.steal(policy, id, &why);
+    const wd::Claim claim = StealSide(stack).steal(policy, id, &why);
     if (!claim) {
       if (why == wd::StealFailure::kNone) totals.bad_claims.fetch_add(1);
       if (++failures % 4 == 0) std::this_thread::yield();
@@ -100,7 +101,7 @@ TEST_F(TaskStackTest, HalfTakesTheOldestCeilHalf) {
     push_n(owner, n);
     ASSERT_EQ(stack.available(), n);
     wd::StealFailure why = wd::StealFailure::kEmpty;
-    const wd::Claim claim = stack.steal(StealPolicy::half(), 3, &why);
+    const wd::Claim claim = StealSide(stack).steal(StealPolicy::half(), 3, &why);
     EXPECT_EQ(why, wd::StealFailure::kNone);
     EXPECT_EQ(claim.count, (n + 1) / 2);
     EXPECT_EQ(claim.first, stack.slot_at(0)) << "a claim must start at the oldest task";
@@ -122,14 +123,14 @@ TEST_F(TaskStackTest, RepeatedHalfStealsTakeCeilHalfOfWhatIsLeft) {
   std::int64_t taken = 0;
   while (taken < n) {
     const std::int64_t left = n - taken;
-    const wd::Claim claim = stack.steal(StealPolicy::half(), 1);
+    const wd::Claim claim = StealSide(stack).steal(StealPolicy::half(), 1);
     ASSERT_EQ(claim.count, (left + 1) / 2) << "with " << left << " left";
     EXPECT_EQ(claim.first, stack.slot_at(taken));
     run_claim(claim);
     taken += claim.count;
   }
   wd::StealFailure why = wd::StealFailure::kNone;
-  EXPECT_FALSE(stack.steal(StealPolicy::half(), 1, &why));
+  EXPECT_FALSE(StealSide(stack).steal(StealPolicy::half(), 1, &why));
   EXPECT_EQ(why, wd::StealFailure::kEmpty);
   owner.pop_all();
   EXPECT_TRUE(all_ran_once(owner, checker, n, n));
@@ -146,7 +147,7 @@ TEST_F(TaskStackTest, FixedDeclinesBelowDAndTakesExactlyD) {
       Owner owner(stack, checker);
       push_n(owner, n);
       wd::StealFailure why = wd::StealFailure::kNone;
-      const wd::Claim claim = stack.steal(policy, 0, &why);
+      const wd::Claim claim = StealSide(stack).steal(policy, 0, &why);
       if (n < d) {
         EXPECT_EQ(claim.count, 0);
         EXPECT_FALSE(claim);
@@ -173,7 +174,7 @@ TEST_F(TaskStackTest, OneTakesExactlyOne) {
     ExactlyOnceChecker checker(64);
     Owner owner(stack, checker);
     push_n(owner, n);
-    const wd::Claim claim = stack.steal(StealPolicy::one(), 0);
+    const wd::Claim claim = StealSide(stack).steal(StealPolicy::one(), 0);
     EXPECT_EQ(claim.count, 1);
     EXPECT_EQ(claim.first, stack.slot_at(0));
     EXPECT_EQ(claim.first->thief.load(), 0);
@@ -195,7 +196,7 @@ TEST_F(TaskStackTest, FullStackReportsFullAtCapacity) {
   EXPECT_TRUE(stack.full(stack.top()));
   EXPECT_EQ(stack.size(), 5);
   // A stolen (claimed) slot stays occupied: the stack is still full after a steal.
-  run_claim(stack.steal(StealPolicy::one(), 0));
+  run_claim(StealSide(stack).steal(StealPolicy::one(), 0));
   EXPECT_TRUE(stack.full(stack.top()));
   owner.pop_all();
   EXPECT_FALSE(stack.full(stack.top()));
@@ -227,7 +228,7 @@ TEST_F(TaskStackTest, QuiescentStealsMatchAModelAndAreNeverFalselyEmpty) {
         weft_test::drive_against_model(stack, owner, policy, steps, 1234 + p, [&](std::int64_t n) {
           EXPECT_EQ(stack.available(), n) << "a falsely empty (or full) stack";
           wd::StealFailure why = wd::StealFailure::kNone;
-          const wd::Claim claim = stack.steal(policy, 7, &why);
+          const wd::Claim claim = StealSide(stack).steal(policy, 7, &why);
           if (!claim) {
             EXPECT_EQ(why, n == 0 ? wd::StealFailure::kEmpty : wd::StealFailure::kPolicyDeclined);
           }
@@ -259,7 +260,7 @@ TEST_F(TaskStackTest, CheckerReportsTheDuplicateOfAPopThatIgnoresHead) {
     stack.publish(s);
     slots.push_back(s);
   }
-  const wd::Claim claim = stack.steal(StealPolicy::fixed(2), 1);
+  const wd::Claim claim = StealSide(stack).steal(StealPolicy::fixed(2), 1);
   ASSERT_EQ(claim.count, 2);
   run_claim(claim);  // the thief runs tasks 0 and 1
   // The broken pop: take the top slot and run whatever it holds, never consulting H.
@@ -283,7 +284,7 @@ TEST_F(TaskStackTest, CheckerReportsATaskAClaimDropped) {
   ExactlyOnceChecker checker(4);
   Owner owner(stack, checker);
   push_n(owner, 4);
-  const wd::Claim claim = stack.steal(StealPolicy::one(), 1);
+  const wd::Claim claim = StealSide(stack).steal(StealPolicy::one(), 1);
   ASSERT_EQ(claim.count, 1);
   // Drop it: never run, but publish a made-up outcome so the owner's join completes.
   ::new (static_cast<void*>(claim.first->storage)) std::int64_t{CountedTask::value_for(0)};

@@ -4,9 +4,18 @@
 // builds (TSan does not model it), or when Config::barrier (WEFT_BARRIER) asks for it.
 #pragma once
 
+#include <atomic>
+
 #include "weft/config.hpp"
 
 namespace weft::detail {
+
+// Set once per process before any worker runs: true when the owner's pop must use a real
+// store-load fence because the asymmetric (membarrier) barrier is unavailable or not wanted.
+extern std::atomic<bool> g_pop_needs_fence;
+
+// The thief's half of the Dekker pair: membarrier, or a seq_cst fence in fallback mode.
+void thief_store_load_barrier() noexcept;
 
 enum class BarrierMode { kMembarrier, kFence };
 

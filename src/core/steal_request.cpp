@@ -37,54 +37,56 @@
 #include <cstdint>
 
 #include "core/steal_amount.hpp"
+#include "core/steal_side.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/task_stack.hpp"
 
 namespace weft::detail {
 
-bool TaskStack::post_request(StealRequest* req) noexcept {
-  if (!port_.try_lock()) return false;  // another thief's request is pending here (R1)
-  req->state.store(StealRequest::kWaiting, std::memory_order_relaxed);  // ours alone now
-  request_.store(req, std::memory_order_seq_cst);                       // R4
-  limit_.store(nullptr, std::memory_order_seq_cst);                     // R4
-  head_.store(request_flag(), std::memory_order_seq_cst);               // R4
+bool StealSide::post_request(StealRequest* req) noexcept {
+  if (!StealPort(s_.port_).try_lock())
+    return false;  // another thief's request is pending here (R1)
+  req->state.store(StealRequest::kWaiting, std::memory_order_relaxed);   // ours alone now
+  s_.request_.store(req, std::memory_order_seq_cst);                     // R4
+  s_.limit_.store(nullptr, std::memory_order_seq_cst);                   // R4
+  s_.head_.store(TaskStack::request_flag(), std::memory_order_seq_cst);  // R4
   return true;
 }
 
-bool TaskStack::withdraw_request(StealRequest* req) noexcept {
+bool StealSide::withdraw_request(StealRequest* req) noexcept {
   StealRequest* expected = req;
   // seq_cst: one RMW against the owner's exchange decides who has the request (R3).
-  return request_.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst);
+  return s_.request_.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst);
 }
 
-StealRequest* TaskStack::take_request() noexcept {
+StealRequest* StealSide::take_request() noexcept {
   // Clear the flags first, then take the request (R4).
-  limit_.store(end_, std::memory_order_seq_cst);
-  head_.store(owner_head_, std::memory_order_seq_cst);
-  return request_.exchange(nullptr, std::memory_order_seq_cst);
+  s_.limit_.store(s_.end_, std::memory_order_seq_cst);
+  s_.head_.store(s_.owner_head_, std::memory_order_seq_cst);
+  return s_.request_.exchange(nullptr, std::memory_order_seq_cst);
 }
 
-void TaskStack::answer_request(StealRequest* req, const StealPolicy& policy) noexcept {
+void StealSide::answer_request(StealRequest* req, const StealPolicy& policy) noexcept {
   // T is ours: at a join it is already lowered past the task being joined, so that task is
   // never handed out.
-  Slot* const t = tail_.load(std::memory_order_relaxed);
-  const Index n = t - owner_head_;
+  Slot* const t = s_.tail_.load(std::memory_order_relaxed);
+  const Index n = t - s_.owner_head_;
   const Index k = steal_amount(policy, n, req->task_work_per_steal_cost);
   if (k == 0) {
     req->state.store(StealRequest::kRefused, std::memory_order_release);  // R5
     return;
   }
-  Slot* const h = owner_head_;
+  Slot* const h = s_.owner_head_;
   for (Slot* c = h; c < h + k; ++c) c->thief.store(req->thief_id, std::memory_order_relaxed);
-  owner_head_ = h + k;
+  s_.owner_head_ = h + k;
   // seq_cst like the clearing store in take_request(); no new request can be posted before
   // our answer (R1), so this overwrites no other thief's flag.
-  head_.store(owner_head_, std::memory_order_seq_cst);
+  s_.head_.store(s_.owner_head_, std::memory_order_seq_cst);
   req->claim = Claim{h, k};
   req->state.store(StealRequest::kGranted, std::memory_order_release);  // R5
 }
 
-bool TaskStack::serve_request(const StealPolicy& policy) noexcept {
+bool StealSide::serve_request(const StealPolicy& policy) noexcept {
   StealRequest* const req = take_request();
   if (req == nullptr) return false;
   answer_request(req, policy);

@@ -9,7 +9,9 @@
 #include <new>
 #include <type_traits>
 
+#include "core/barrier_mode.hpp"
 #include "core/steal_amount.hpp"
+#include "core/steal_side.hpp"
 #include "platform/cpu.hpp"
 #include "platform/virtual_memory.hpp"
 #include "weft/config.hpp"
@@ -35,7 +37,7 @@ TaskStack::~TaskStack() {
   platform::release_reserved(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));
 }
 
-void TaskStack::init(Index capacity, bool request_mode) {
+void TaskStack::init(Index capacity, StealMechanism mechanism) {
   // Reserved, not touched: a page of slots is committed when the stack first grows into it,
   // so the capacity can follow the deepest program the worker's thread stack allows (the
   // default) while a shallow one uses a few pages. The mapping is zero-filled, which is the
@@ -48,43 +50,44 @@ void TaskStack::init(Index capacity, bool request_mode) {
   head_.store(slots_, std::memory_order_relaxed);
   owner_head_ = slots_;
   limit_.store(end_, std::memory_order_relaxed);
-  request_mode_ = request_mode;
+  mechanism_ = mechanism;
   // relaxed: decided once per process before any stack is initialised.
-  fence_on_pop_ = !request_mode && g_pop_needs_fence.load(std::memory_order_relaxed);
+  fence_on_pop_ = !request_mode() && g_pop_needs_fence.load(std::memory_order_relaxed);
 }
 
-bool TaskStack::pop_contended(Slot* t) noexcept {
-  if (slots_ == nullptr) lifo_violation(t);  // the serial worker: a join outside a runtime
+bool StealSide::pop_contended(Slot* t) noexcept {
+  if (s_.slots_ == nullptr) s_.lifo_violation(t);  // the serial worker: a join outside a runtime
   // We stored T = t and then saw H > t: a thief claimed slot t, or is deciding whether it
   // may (its claim crossed our store, I3). The port serialises us with that decision.
-  port_.lock();
-  const Slot* h = head_.load(std::memory_order_relaxed);  // stable: only port holders write H
-  if (h <= t) {                                           // the thief backed off
-    port_.unlock();
+  StealPort port(s_.port_);
+  port.lock();
+  const Slot* h = s_.head_.load(std::memory_order_relaxed);  // stable: only port holders write H
+  if (h <= t) {                                              // the thief backed off
+    port.unlock();
     return true;
   }
   // Slot t was claimed, so H == t + 1 (a claim never passes the T its thief re-read, I1).
   // Anything else means the join was not of the top slot: an out-of-order join.
-  if (h != t + 1) lifo_violation(t);
+  if (h != t + 1) s_.lifo_violation(t);
   // Keep the slot occupied while it runs elsewhere: T = H = t + 1, nothing available (I4).
-  tail_.store(t + 1, std::memory_order_relaxed);
-  port_.unlock();
+  s_.tail_.store(t + 1, std::memory_order_relaxed);
+  port.unlock();
   return false;
 }
 
-bool TaskStack::pop_owned(Slot* t) noexcept {
-  if (slots_ == nullptr) lifo_violation(t);  // the serial worker: a join outside a runtime
-  if (owner_head_ <= t) return true;         // not given away: ours to run inline
+bool StealSide::pop_owned(Slot* t) noexcept {
+  if (s_.slots_ == nullptr) s_.lifo_violation(t);  // the serial worker: a join outside a runtime
+  if (s_.owner_head_ <= t) return true;            // not given away: ours to run inline
   // We gave slot t away, so H == t + 1 (a request hands over only slots below T, which is
   // t + 1 until the pop); anything else means the join was not of the top slot.
-  if (owner_head_ != t + 1) lifo_violation(t);
-  tail_.store(t + 1, std::memory_order_relaxed);  // keep it occupied until collected (I4)
+  if (s_.owner_head_ != t + 1) s_.lifo_violation(t);
+  s_.tail_.store(t + 1, std::memory_order_relaxed);  // keep it occupied until collected (I4)
   return false;
 }
 
 void TaskStack::release_stolen(Slot* s) noexcept {
   s->state.store(static_cast<std::uint32_t>(Outcome::kPending), std::memory_order_relaxed);
-  if (request_mode_) {
+  if (request_mode()) {
     owner_head_ = s;
     tail_.store(s, std::memory_order_relaxed);
     // head_ is our H or a thief's flag (R2). An RMW, so a flag posted meanwhile is never
@@ -95,13 +98,14 @@ void TaskStack::release_stolen(Slot* s) noexcept {
   }
   // Under the port: a thief holding it must not see H and T lowered one at a time, or it
   // could claim from a stale H and overwrite our reset (I3, I4).
-  port_.lock();
+  StealPort port(port_);
+  port.lock();
   head_.store(s, std::memory_order_relaxed);
   tail_.store(s, std::memory_order_relaxed);
-  port_.unlock();
+  port.unlock();
 }
 
-Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFailure* why,
+Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFailure* why,
                        double task_work_per_steal_cost) noexcept {
   auto fail = [why](StealFailure reason) {
     if (why != nullptr) *why = reason;
@@ -109,18 +113,19 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   };
   // Cheap looks before the port, which shares its line with H: a thief that takes the port
   // for nothing costs the owner a cache miss on its next pop.
-  const Index seen = available();
+  const Index seen = s_.available();
   if (seen == 0) return fail(StealFailure::kEmpty);
   if (steal_amount(policy, seen, task_work_per_steal_cost) == 0) {
     return fail(StealFailure::kPolicyDeclined);
   }
-  if (!port_.try_lock()) return fail(StealFailure::kPortBusy);
+  StealPort port(s_.port_);
+  if (!port.try_lock()) return fail(StealFailure::kPortBusy);
 
-  Slot* const h = head_.load(std::memory_order_relaxed);  // stable while we hold the port
+  Slot* const h = s_.head_.load(std::memory_order_relaxed);  // stable while we hold the port
   StealFailure reason = StealFailure::kEmpty;
   for (int attempt = 0; attempt <= kClaimRetries; ++attempt) {
     // acquire: pairs with the owner's release in publish(); the slots below T are written.
-    const Index n = tail_.load(std::memory_order_acquire) - h;
+    const Index n = s_.tail_.load(std::memory_order_acquire) - h;
     if (n <= 0) {
       reason = attempt == 0 ? StealFailure::kEmpty : StealFailure::kLostRace;
       break;
@@ -130,19 +135,19 @@ Claim TaskStack::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;
     }
-    head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
+    s_.head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
     thief_store_load_barrier();
     // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
-    if (h + k <= tail_.load(std::memory_order_acquire)) {
+    if (h + k <= s_.tail_.load(std::memory_order_acquire)) {
       for (Slot* c = h; c < h + k; ++c) c->thief.store(thief_id, std::memory_order_relaxed);
-      port_.unlock();
+      port.unlock();
       if (why != nullptr) *why = StealFailure::kNone;
       return Claim{h, k};
     }
-    head_.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
+    s_.head_.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
     reason = StealFailure::kLostRace;
   }
-  port_.unlock();
+  port.unlock();
   return fail(reason);
 }
 

@@ -50,8 +50,7 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   id = worker_id;
   request_.thief_id = worker_id;
   this->pool = &pool;
-  stack.init(static_cast<Index>(config.resolved_task_slots()),
-             config.mechanism == StealMechanism::kRequest);
+  stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism);
   if (config.profile || config.trace_events > 0) {
     clock_.enable(config.trace_events);
     profile_base_ = clock_.read();

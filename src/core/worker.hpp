@@ -9,6 +9,7 @@
 #include "core/epoch_max.hpp"
 #include "core/idle_backoff.hpp"
 #include "core/steal_history.hpp"
+#include "core/steal_side.hpp"
 #include "platform/cpu.hpp"
 #include "platform/native_thread.hpp"
 #include "weft/config.hpp"

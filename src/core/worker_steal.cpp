@@ -47,11 +47,12 @@ void offer_work(WorkerCore* w) noexcept {
 }
 
 bool settle_pop(WorkerCore* w, Slot* s) noexcept {
-  if (!w->stack.request_mode()) return w->stack.pop_contended(s);  // also the serial worker
+  if (!w->stack.request_mode())
+    return StealSide(w->stack).pop_contended(s);  // also the serial worker
   // The pop's check failed: a request flag, or the slot was handed out. Answer a pending
   // request first (T is already below s, so s is not handed out now), then decide from H.
   if (w->stack.request_flagged_at_join()) static_cast<Worker*>(w)->serve_requests();
-  return w->stack.pop_owned(s);
+  return StealSide(w->stack).pop_owned(s);
 }
 
 void Worker::serve_requests() noexcept {
@@ -59,10 +60,10 @@ void Worker::serve_requests() noexcept {
   // is taken: clearing the flags a withdrawn request left up is three stores and stays in
   // the current activity, and a worker's switch time always comes with requests served or
   // steals made.
-  StealRequest* const req = stack.take_request();
+  StealRequest* const req = StealSide(stack).take_request();
   if (req == nullptr) return;
   const Activity prev = clock_.enter(Activity::kSwitch);
-  stack.answer_request(req, pool_.policy());
+  StealSide(stack).answer_request(req, pool_.policy());
   requests_served.bump();
   clock_.enter(prev);
 }
@@ -87,9 +88,10 @@ bool Worker::steal_from(Worker& victim) noexcept {
   const Activity prev = clock_.enter(Activity::kSteal);
   steal_attempts.bump();
   const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
-  const Claim claim = stack.request_mode() ? request_from(victim)
-                                           : victim.stack.steal(pool_.policy(), id, nullptr,
-                                                                history_.task_work_per_cost());
+  const Claim claim = stack.request_mode()
+                          ? request_from(victim)
+                          : StealSide(victim.stack)
+                                .steal(pool_.policy(), id, nullptr, history_.task_work_per_cost());
   if (!claim) {
     failed_steals.bump();
     clock_.enter(prev);
@@ -119,7 +121,7 @@ Claim Worker::request_from(Worker& victim) noexcept {
   const Index seen = victim.stack.available();
   if (steal_amount(pool_.policy(), seen, history) == 0) return Claim{};
   request_.task_work_per_steal_cost = history;
-  if (!victim.stack.post_request(&request_)) return Claim{};  // another thief is there
+  if (!StealSide(victim.stack).post_request(&request_)) return Claim{};  // another thief is there
   const std::uint64_t deadline = monotonic_ns() + request_timeout_ns_;
   unsigned spins = 0;
   std::uint32_t state;
@@ -134,14 +136,14 @@ Claim Worker::request_from(Worker& victim) noexcept {
       sched_yield();
     }
     if (++spins % kSpinsPerClockRead == 0 && monotonic_ns() > deadline &&
-        victim.stack.withdraw_request(&request_)) {
-      victim.stack.end_request();
+        StealSide(victim.stack).withdraw_request(&request_)) {
+      StealSide(victim.stack).end_request();
       request_timeouts.bump();
       return Claim{};
     }
     // A failed withdrawal means the victim took the request up: its answer is on the way.
   }
-  victim.stack.end_request();
+  StealSide(victim.stack).end_request();
   return state == StealRequest::kGranted ? request_.claim : Claim{};
 }
 

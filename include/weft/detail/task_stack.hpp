@@ -1,6 +1,9 @@
 // The task stack: one worker's array of task slots, pushed and popped by its owner at the
-// top (newest) and taken by thieves at the bottom (oldest), k slots at a time. Two steal
-// mechanisms share it, chosen per runtime (Config::mechanism):
+// top (newest) and taken by thieves at the bottom (oldest), k slots at a time. This header
+// is the owner's side: the fields (all of them, since inline code reads the thieves' words
+// too) and the inline push and pop. The thief's side (claims, the steal port, requests) and
+// the owner's out-of-line settling with thieves are StealSide, in src/core/steal_side.hpp.
+// Two steal mechanisms share the stack, chosen per runtime (Config::mechanism):
 //
 // CONCURRENT. Cilk-5's THE protocol generalised from one task to k, with the owner's
 // store-load fence moved to the thief (an asymmetric barrier). The full essay, with the proof
@@ -41,20 +44,18 @@
 //     store to T precedes that barrier in its program order (so the thief sees T = t and
 //     backs off), or its load of H follows it (so the owner sees H > t and settles under
 //     port_, where it waits until the thief has decided).
-// Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) both sides
-// use a seq_cst fence instead: g_pop_needs_fence is decided once per process, and each
-// concurrent-mechanism stack copies it at init() into fence_on_pop_.
+// Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) or
+// Config::barrier asks for it, both sides use a seq_cst fence instead: the mode is decided
+// once per process (src/core/barrier_mode.*), and each concurrent-mechanism stack copies it
+// at init() into fence_on_pop_.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 
+#include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
-
-namespace weft {
-class StealPolicy;
-}
 
 namespace weft::detail {
 
@@ -64,56 +65,16 @@ inline constexpr std::size_t kFalseSharingRange = 2 * kCacheLine;
 
 using Index = std::int64_t;
 
-// Set once per process before any worker runs: true when the owner's pop must use a real
-// store-load fence because the asymmetric (membarrier) barrier is unavailable.
-extern std::atomic<bool> g_pop_needs_fence;
-
-// The thief's half of the Dekker pair: membarrier, or a seq_cst fence in fallback mode.
-void thief_store_load_barrier() noexcept;
-
-// A test-and-test-and-set lock: the victim's steal port. Thieves only try it (a busy port
-// means another thief is already there, and the paper's thief moves on); the owner spins on it
-// in the rare conflict path, where the holder is a thief in the middle of a claim.
-class StealPort {
- public:
-  bool try_lock() noexcept {
-    // acquire: what the previous holder wrote under the port is visible to us.
-    return !held_.load(std::memory_order_relaxed) &&
-           !held_.exchange(true, std::memory_order_acquire);
-  }
-  void lock() noexcept;
-  void unlock() noexcept {
-    held_.store(false, std::memory_order_release);  // publish what we wrote under the port
-  }
-
- private:
-  std::atomic<bool> held_{false};
-};
-
-// What a thief got from one steal: `count` consecutive slots starting at `first`.
-struct Claim {
-  Slot* first = nullptr;
-  Index count = 0;
-  explicit operator bool() const noexcept { return count > 0; }
-};
-
-// Why a concurrent steal came back empty-handed (for counters and tests).
-enum class StealFailure : std::uint8_t { kNone, kEmpty, kPortBusy, kPolicyDeclined, kLostRace };
-
-// One thief's steal request (request mechanism), owned by the thief and posted to one
-// victim at a time. The victim fills in the answer and then release-stores `state`.
-struct StealRequest {
-  enum : std::uint32_t { kWaiting, kGranted, kRefused };
-  std::atomic<std::uint32_t> state{kWaiting};  // release by the victim, acquire by the thief
-  std::int32_t thief_id = -1;                  // the thief's worker id, set once
-  double task_work_per_steal_cost = 0;         // the thief's part of the policy's view (StealView)
-  Claim claim;                                 // the victim's answer when kGranted
-};
+// One thief's steal request (request mechanism); defined with the thief's side.
+struct StealRequest;
 
 // T and H are kept as slot pointers rather than indices: the owner's path then needs no
 // index arithmetic at all. "Index" in the essay above means the slot's position.
 class TaskStack {
  public:
+  // The thief's side and the owner's out-of-line settling (src/core/steal_side.hpp).
+  friend class StealSide;
+
   TaskStack() = default;
   // The serial worker's stack: no slots (every spawn runs at once) and a null T, so that
   // top_if() fails for every future and a join of a pushed task there is reported as a
@@ -126,10 +87,11 @@ class TaskStack {
 
   // Allocates `capacity` slots. Not thread-safe; called before the stack is shared (and
   // after the barrier mode is decided). A stack never initialised has capacity 0: every
-  // spawn on it runs at once (see the serial worker). `request_mode` selects the request
-  // mechanism; otherwise thieves claim concurrently.
-  void init(Index capacity, bool request_mode = false);
-  bool request_mode() const noexcept { return request_mode_; }
+  // spawn on it runs at once (see the serial worker). `mechanism` says how thieves take
+  // tasks from it.
+  void init(Index capacity, StealMechanism mechanism = StealMechanism::kConcurrent);
+  StealMechanism mechanism() const noexcept { return mechanism_; }
+  bool request_mode() const noexcept { return mechanism_ == StealMechanism::kRequest; }
 
   // ---- Owner side (inline: this is the path that must cost about a procedure call) ----
 
@@ -171,8 +133,8 @@ class TaskStack {
   }
 
   // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
-  // caller then runs it inline. Otherwise the caller must settle with pop_contended().
-  // Request mechanism: false also when head_ carries request_flag(); see pop_owned().
+  // caller then runs it inline. Otherwise the caller must settle with StealSide::pop_contended().
+  // Request mechanism: false also when head_ carries request_flag(); see StealSide::pop_owned().
   bool pop_top(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
     if (fence_on_pop_) [[unlikely]] {
@@ -199,44 +161,9 @@ class TaskStack {
   // Reports a join of a task that is not the newest on this worker, and aborts.
   [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
-  // After pop() returned false (concurrent mechanism): settles with the thief under the
-  // port. Returns true if the thief backed off (run the task inline), false if it took the
-  // task; the slot then stays occupied until release_stolen().
-  bool pop_contended(Slot* t) noexcept;
-  // The same for the request mechanism, after any pending request was served: the owner
-  // knows H itself, so no port is involved.
-  bool pop_owned(Slot* t) noexcept;
-
   // After a stolen task's result was collected: frees its slot (owner; concurrent: takes
   // the port).
   void release_stolen(Slot* s) noexcept;
-
-  // ---- Request mechanism (src/core/steal_request.cpp) ----
-
-  // Owner: answers the pending request, if any: hands over the policy's amount of its
-  // oldest tasks, or refuses. Returns true if there was a request. Also clears the flags.
-  // The same as take_request() followed, if it returned a request, by answer_request().
-  bool serve_request(const StealPolicy& policy) noexcept;
-  // Owner: clears the flags and takes the pending request; null if there is none (the flags
-  // were left by a withdrawn request, or raised before the request was stored).
-  StealRequest* take_request() noexcept;
-  // Owner: answers `req` from take_request() with the policy's amount, or a refusal.
-  void answer_request(StealRequest* req, const StealPolicy& policy) noexcept;
-  // Thief: takes the port and posts `req`. False if another thief holds the port.
-  bool post_request(StealRequest* req) noexcept;
-  // Thief, after its wait ran out: withdraws `req`. False if the owner already took it up
-  // (the answer is then on its way: keep waiting).
-  bool withdraw_request(StealRequest* req) noexcept;
-  // Thief, once answered or withdrawn: releases the port for the next thief.
-  void end_request() noexcept { port_.unlock(); }
-
-  // ---- Thief side ----
-
-  // Tries to claim tasks from the bottom (concurrent mechanism); the amount is the
-  // policy's, for the n seen and the thief's `task_work_per_steal_cost` (StealView). Never
-  // blocks on the port. On failure, `why` (if given) says why.
-  Claim steal(const StealPolicy& policy, std::int32_t thief_id, StealFailure* why = nullptr,
-              double task_work_per_steal_cost = 0.0) noexcept;
 
   // ---- Observers (racy snapshots; for policies, idling decisions and tests) ----
   // Request mechanism: 0 while a request is pending (head_ carries the flag).
@@ -246,7 +173,7 @@ class TaskStack {
   }
   // The owner's own count of its available tasks (exact under the request mechanism).
   Index owner_available() const noexcept {
-    if (!request_mode_) return available();
+    if (!request_mode()) return available();
     return tail_.load(std::memory_order_relaxed) - owner_head_;
   }
   Index size() const noexcept { return tail_.load(std::memory_order_relaxed) - slots_; }
@@ -267,14 +194,14 @@ class TaskStack {
   Slot* slots_ = nullptr;
   Slot* owner_head_ = nullptr;  // request mechanism: the true H (owner-private)
   bool fence_on_pop_ = false;   // concurrent mechanism without membarrier
-  bool request_mode_ = false;
+  StealMechanism mechanism_ = StealMechanism::kConcurrent;
   // Thieves' line: written on claims (concurrent) or posts (request), read by the owner on
   // every pop (head_) and spawn (limit_): a hit unless a thief just wrote it.
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
   // end_, or nullptr (below every slot) while a request may be pending.
   std::atomic<Slot*> limit_{nullptr};
   std::atomic<StealRequest*> request_{nullptr};  // the pending request (request mechanism)
-  StealPort port_;
+  std::atomic<bool> port_{false};  // the steal port's lock word (StealPort, steal_side.hpp)
 };
 
 }  // namespace weft::detail
