@@ -1,40 +1,25 @@
 // A runtime across fork() and runtimes that run each other: each has a defined behaviour (an
 // exception naming the problem) where it used to hang or crash.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "process_support.hpp"
 #include "test_support.hpp"
 #include "weft/weft.hpp"
 
 namespace {
 
-using namespace std::chrono_literals;
 using weft_test::serial_fib;
 using weft_test::weft_fib;
-
-// Waits for `pid` at most `timeout`; kills it and fails on a hang. Returns its wait status.
-int wait_bounded(pid_t pid, std::chrono::seconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  int status = 0;
-  while (true) {
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0 || std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      ADD_FAILURE() << "the child hung (killed after " << timeout.count() << " s)";
-      return -1;
-    }
-    std::this_thread::sleep_for(5ms);
-  }
-}
 
 // Exit codes of the forked child, each naming what went wrong there.
 enum ChildExit { kChildOk = 0, kRunDidNotThrow = 10, kWrongException = 11, kNewRuntimeFailed = 12 };
@@ -63,9 +48,14 @@ TEST(Fork, AnInheritedRuntimeThrowsInTheChildAndIsDestroyedCleanly) {
     }
     _exit(code);
   }
-  const int status = wait_bounded(pid, 60s);
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died (status " << status << ")";
-  EXPECT_EQ(WEXITSTATUS(status), kChildOk);
+  const std::optional<int> status = process_test::wait_for_exit(pid);
+  if (!status) {
+    kill(pid, SIGKILL);
+    (void)waitpid(pid, nullptr, 0);
+    FAIL() << "the child hung (killed after " << process_test::kPatience.count() << " s)";
+  }
+  ASSERT_TRUE(WIFEXITED(*status)) << "the child died (status " << *status << ")";
+  EXPECT_EQ(WEXITSTATUS(*status), kChildOk);
   // The parent's runtime is untouched.
   EXPECT_EQ(rt->run([] { return weft_fib(20); }), serial_fib(20));
 }
