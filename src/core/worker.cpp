@@ -139,19 +139,31 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
   }
 }
 
+namespace {
+// Each counter and the field of WorkerStats it fills: the one list that reading and
+// subtracting the baseline go by. (inline_joins is derived; the maximum is an EpochMax.)
+struct CountedField {
+  Counter Worker::*counter;
+  std::uint64_t WorkerStats::*field;
+};
+constexpr CountedField kCountedFields[] = {
+    {&Worker::spawns, &WorkerStats::spawns},
+    {&Worker::overflow_spawns, &WorkerStats::overflow_spawns},
+    {&Worker::stolen_joins, &WorkerStats::stolen_joins},
+    {&Worker::steal_attempts, &WorkerStats::steal_attempts},
+    {&Worker::steals, &WorkerStats::steals},
+    {&Worker::tasks_stolen, &WorkerStats::tasks_stolen},
+    {&Worker::failed_steals, &WorkerStats::failed_steals},
+    {&Worker::leapfrogs, &WorkerStats::leapfrogs},
+    {&Worker::parks, &WorkerStats::parks},
+    {&Worker::requests_served, &WorkerStats::requests_served},
+    {&Worker::request_timeouts, &WorkerStats::request_timeouts},
+};
+}  // namespace
+
 WorkerStats Worker::raw_counts() const noexcept {
   WorkerStats s;
-  s.spawns = spawns.get();
-  s.overflow_spawns = overflow_spawns.get();
-  s.stolen_joins = stolen_joins.get();
-  s.steal_attempts = steal_attempts.get();
-  s.steals = steals.get();
-  s.tasks_stolen = tasks_stolen.get();
-  s.failed_steals = failed_steals.get();
-  s.leapfrogs = leapfrogs.get();
-  s.parks = parks.get();
-  s.requests_served = requests_served.get();
-  s.request_timeouts = request_timeouts.get();
+  for (const CountedField& c : kCountedFields) s.*c.field = (this->*c.counter).get();
   return s;
 }
 
@@ -159,23 +171,12 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   // Each counter only grows, and the baseline was read from it earlier under the same lock,
   // so no difference below can wrap.
   const WorkerStats raw = raw_counts();
-  const WorkerStats& b = counter_base_;
   WorkerStats s;
-  s.spawns = raw.spawns - b.spawns;
-  s.overflow_spawns = raw.overflow_spawns - b.overflow_spawns;
-  s.stolen_joins = raw.stolen_joins - b.stolen_joins;
+  for (const CountedField& c : kCountedFields) s.*c.field = raw.*c.field - counter_base_.*c.field;
   // Every pushed task is joined exactly once, inline or stolen; exact once run() returned
   // (a task pushed before a reset and joined stolen after it can make this short).
   const std::uint64_t pushed = s.spawns - s.overflow_spawns;
   s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
-  s.steal_attempts = raw.steal_attempts - b.steal_attempts;
-  s.steals = raw.steals - b.steals;
-  s.tasks_stolen = raw.tasks_stolen - b.tasks_stolen;
-  s.failed_steals = raw.failed_steals - b.failed_steals;
-  s.leapfrogs = raw.leapfrogs - b.leapfrogs;
-  s.parks = raw.parks - b.parks;
-  s.requests_served = raw.requests_served - b.requests_served;
-  s.request_timeouts = raw.request_timeouts - b.request_timeouts;
   s.max_steal_stack_bytes = max_steal_stack_bytes.get(stats_epoch_.load(std::memory_order_relaxed));
   if (clock_.enabled()) {
     const ActivityTimes t = clock_.read();
