@@ -147,23 +147,22 @@ constexpr ConfigField kFields[] = {
 };
 #pragma GCC diagnostic pop
 
-// The index of `value` in a ", "-separated list, or -1.
-int choice_index(std::string_view names, std::string_view value) {
-  for (int i = 0; !names.empty(); ++i) {
-    const std::size_t comma = names.find(", ");
-    if (names.substr(0, comma) == value) return i;
-    names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 2);
-  }
-  return -1;
-}
-
-// The i-th name of a ", "-separated list.
+// The i-th name of a ", "-separated list; empty past its end.
 std::string_view choice_name(std::string_view names, std::uint64_t i) {
   for (; i > 0 && !names.empty(); --i) {
     const std::size_t comma = names.find(", ");
     names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 2);
   }
   return names.substr(0, names.find(", "));
+}
+
+// The index of `value` in a ", "-separated list, or -1.
+int choice_index(std::string_view names, std::string_view value) {
+  for (int i = 0;; ++i) {
+    const std::string_view name = choice_name(names, static_cast<std::uint64_t>(i));
+    if (name.empty()) return -1;
+    if (name == value) return i;
+  }
 }
 
 std::size_t choice_count(std::string_view names) {
