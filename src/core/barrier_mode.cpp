@@ -38,8 +38,7 @@ std::string requested_text(Barrier requested) {
 }
 
 std::mutex g_mutex;
-bool g_decided = false;  // under g_mutex
-std::atomic<BarrierMode> g_mode{BarrierMode::kFence};
+bool g_decided = false;  // under g_mutex; the mode itself is g_pop_needs_fence
 
 }  // namespace
 
@@ -54,12 +53,11 @@ BarrierMode init_barrier_mode(Barrier requested) {
                         ": membarrier is unavailable here (the kernel lacks expedited private "
                         "membarrier, or this is a ThreadSanitizer build); use auto or fence");
     }
-    g_mode.store(mode, std::memory_order_relaxed);
     g_pop_needs_fence.store(mode == BarrierMode::kFence, std::memory_order_relaxed);
     g_decided = true;
     return mode;
   }
-  const BarrierMode mode = g_mode.load(std::memory_order_relaxed);
+  const BarrierMode mode = barrier_mode();
   const bool conflict = (requested == Barrier::kFence && mode != BarrierMode::kFence) ||
                         (requested == Barrier::kMembarrier && mode != BarrierMode::kMembarrier);
   if (conflict) {
@@ -72,7 +70,10 @@ BarrierMode init_barrier_mode(Barrier requested) {
   return mode;
 }
 
-BarrierMode barrier_mode() noexcept { return g_mode.load(std::memory_order_relaxed); }
+BarrierMode barrier_mode() noexcept {
+  return g_pop_needs_fence.load(std::memory_order_relaxed) ? BarrierMode::kFence
+                                                           : BarrierMode::kMembarrier;
+}
 
 const char* barrier_mode_name(BarrierMode mode) noexcept {
   return mode == BarrierMode::kMembarrier ? "membarrier" : "fence";
