@@ -16,7 +16,7 @@ struct WorkerStats {
   std::uint64_t inline_joins = 0;     // joins that popped their task and ran it here
   std::uint64_t overflow_spawns = 0;  // spawns run at once because the task stack was full
   std::uint64_t stolen_joins = 0;     // joins that found their task taken by a thief
-  std::uint64_t steal_attempts = 0;   // claims tried on a victim (port taken or not)
+  std::uint64_t steal_attempts = 0;   // claims tried on a victim: steals + failed_steals
   std::uint64_t steals = 0;           // successful claims
   std::uint64_t tasks_stolen = 0;     // tasks taken by those claims
   std::uint64_t failed_steals = 0;    // attempts that got nothing

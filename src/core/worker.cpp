@@ -141,7 +141,8 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
 
 namespace {
 // Each counter and the field of WorkerStats it fills: the one list that reading and
-// subtracting the baseline go by. (inline_joins is derived; the maximum is an EpochMax.)
+// subtracting the baseline go by. (inline_joins and steal_attempts are derived; the maximum
+// is an EpochMax.)
 struct CountedField {
   Counter Worker::*counter;
   std::uint64_t WorkerStats::*field;
@@ -150,7 +151,6 @@ constexpr CountedField kCountedFields[] = {
     {&Worker::spawns, &WorkerStats::spawns},
     {&Worker::overflow_spawns, &WorkerStats::overflow_spawns},
     {&Worker::stolen_joins, &WorkerStats::stolen_joins},
-    {&Worker::steal_attempts, &WorkerStats::steal_attempts},
     {&Worker::steals, &WorkerStats::steals},
     {&Worker::tasks_stolen, &WorkerStats::tasks_stolen},
     {&Worker::failed_steals, &WorkerStats::failed_steals},
@@ -177,6 +177,7 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   // (a task pushed before a reset and joined stolen after it can make this short).
   const std::uint64_t pushed = s.spawns - s.overflow_spawns;
   s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
+  s.steal_attempts = s.steals + s.failed_steals;
   s.max_steal_stack_bytes = max_steal_stack_bytes.get(stats_epoch_.load(std::memory_order_relaxed));
   if (clock_.enabled()) {
     const ActivityTimes t = clock_.read();

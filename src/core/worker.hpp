@@ -50,7 +50,6 @@ class Worker final : public WorkerCore {
   WorkerTrace trace() const;
 
   // Thief-side counters, written by this worker only.
-  Counter steal_attempts;
   Counter steals;
   Counter tasks_stolen;
   Counter failed_steals;

@@ -86,7 +86,8 @@ bool Worker::steal_random() noexcept {
 
 bool Worker::steal_from(Worker& victim) noexcept {
   const Activity prev = clock_.enter(Activity::kSteal);
-  steal_attempts.bump();
+  // Each attempt is counted once, by its outcome (steals or failed_steals; the attempts are
+  // their sum), so no reading can see an attempt without its outcome or the other way round.
   const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
   const Claim claim = stack.request_mode()
                           ? request_from(victim)
