@@ -427,6 +427,8 @@ TEST_F(FromEnv, TheTablesDefaultsAreConfigsDefaults) {
     unsetenv(variable.c_str());
     if (f.kind == weft::detail::FieldKind::kPolicy) {
       EXPECT_EQ(c.steal.spec(), defaults.steal.spec());
+    } else if (f.kind == weft::detail::FieldKind::kSchedule) {
+      EXPECT_EQ(c.schedule, defaults.schedule);
     } else {
       EXPECT_EQ(f.get(c), f.get(defaults)) << f.field << " " << text;
     }

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "weft/schedule.hpp"
+
 namespace weft {
 
 // Thrown for a bad Config value or environment variable; the message names the setting,
@@ -95,6 +97,21 @@ class StealPolicy {
   std::shared_ptr<const Strategy> strategy_;
 };
 
+// How parallel loops are scheduled (docs/ARCHITECTURE.md, "Parallel loops").
+//   kPcb    parallel control blocks on the workers' PCB stacks, found by idle workers through
+//           a non-locking multi-item queue (Hummel & Schonberg).
+//   kDlist  the same blocks on a doubly-linked queue under a lock, removed when emptied.
+//   kSplit  lazy binary splitting: a loop is a task on weft's task stack that splits off half
+//           of what is left whenever its worker has nothing stealable (Tzannes et al.).
+enum class LoopScheme : std::uint8_t { kPcb, kDlist, kSplit };
+// Where a loop's per-worker private state (init(), a reduction's accumulator) lives:
+// kStack on the worker's own LIFO frame stack, kPool in one locked pool shared by all.
+enum class LoopFrames : std::uint8_t { kStack, kPool };
+// Whether a loop forks only while some worker is idle: kOff always forks; kOn runs the loop
+// serially when nobody is idle; kLazy starts serially and hands the rest of the range out
+// as soon as a worker goes idle.
+enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
+
 struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)
   unsigned workers = 0;
@@ -133,6 +150,13 @@ struct Config {
   // The concurrent mechanism's barrier (see Barrier: process-wide, decided by the first
   // Runtime). (WEFT_BARRIER=auto|membarrier|fence)
   Barrier barrier = Barrier::kAuto;
+  // Parallel loops: the schedule a loop uses when its LoopOptions name none, the scheme, the
+  // private state's home and adaptive forking. (WEFT_SCHEDULE, WEFT_LOOPS, WEFT_LOOP_FRAMES,
+  // WEFT_ADAPTIVE_FORK=0|1|lazy)
+  Schedule schedule = Schedule::automatic();
+  LoopScheme loops = LoopScheme::kPcb;
+  LoopFrames loop_frames = LoopFrames::kStack;
+  AdaptiveFork adaptive_fork = AdaptiveFork::kOn;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
   // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,

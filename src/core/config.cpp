@@ -144,6 +144,34 @@ constexpr ConfigField kFields[] = {
      .names = "auto, membarrier, fence",  // in Barrier's order
      .get = get<&Config::barrier>,
      .set = set<&Config::barrier>},
+    {.field = "schedule",
+     .variable = "WEFT_SCHEDULE",
+     .default_text = "`auto`",
+     .kind = FieldKind::kSchedule},
+    {.field = "loops",
+     .variable = "WEFT_LOOPS",
+     .default_text = "`pcb`",
+     .kind = FieldKind::kChoice,
+     .what = "loop scheme",
+     .names = "pcb, dlist, split",  // in LoopScheme's order
+     .get = get<&Config::loops>,
+     .set = set<&Config::loops>},
+    {.field = "loop_frames",
+     .variable = "WEFT_LOOP_FRAMES",
+     .default_text = "`stack`",
+     .kind = FieldKind::kChoice,
+     .what = "loop frame home",
+     .names = "stack, pool",  // in LoopFrames' order
+     .get = get<&Config::loop_frames>,
+     .set = set<&Config::loop_frames>},
+    {.field = "adaptive_fork",
+     .variable = "WEFT_ADAPTIVE_FORK",
+     .default_text = "`1`",
+     .kind = FieldKind::kChoice,
+     .what = "adaptive fork mode",
+     .names = "0, 1, lazy",  // in AdaptiveFork's order
+     .get = get<&Config::adaptive_fork>,
+     .set = set<&Config::adaptive_fork>},
 };
 #pragma GCC diagnostic pop
 
@@ -196,6 +224,7 @@ std::string allowed(const ConfigField& f, bool in_env) {
     case FieldKind::kBool: return "1 or 0 (also true/false, yes/no, on/off)";
     case FieldKind::kChoice: return std::string(f.names);
     case FieldKind::kPolicy: return StealPolicy::allowed_specs();
+    case FieldKind::kSchedule: return Schedule::allowed_specs();
     case FieldKind::kFraction: {
       char max[32];
       std::snprintf(max, sizeof max, "%g", f.fraction_max);
@@ -267,6 +296,7 @@ void parse_into(const ConfigField& f, Config& c, std::string_view value) {
   bool ok = false;
   switch (f.kind) {
     case FieldKind::kPolicy: c.steal = StealPolicy::parse(value, f.variable); return;
+    case FieldKind::kSchedule: c.schedule = Schedule::parse(value, f.variable); return;
     case FieldKind::kCount: ok = parse_digits(value, v) && in_limits(f, v, true); break;
     case FieldKind::kBytes: ok = parse_bytes(value, v) && in_limits(f, v, true); break;
     case FieldKind::kBool: ok = parse_bool(value, v); break;
@@ -303,7 +333,8 @@ void check(const ConfigField& f, const Config& c) {
       }
       return;
     case FieldKind::kBool:
-    case FieldKind::kPolicy: return;  // every value is valid
+    case FieldKind::kPolicy:
+    case FieldKind::kSchedule: return;  // every value is valid (Schedule checks K itself)
   }
 }
 

@@ -20,6 +20,7 @@ enum class FieldKind : std::uint8_t {
   kBool,      // 1 or 0 (also true/false, yes/no, on/off)
   kChoice,    // one of `names` (", "-separated); the enum's value is the name's index
   kPolicy,    // a StealPolicy spec (StealPolicy::parse)
+  kSchedule,  // a loop Schedule spec (Schedule::parse)
   kFraction,  // a double from 0 to fraction_max
 };
 

@@ -1,0 +1,118 @@
+#include "core/loop/chunk_plan.hpp"
+
+#include <algorithm>
+
+namespace weft::detail {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b + (a % b != 0); }
+
+// Guided: the chunk taken with r iterations left, a share 1/P of them but at least K.
+std::uint64_t guided_size(const ChunkPlan& p, std::uint64_t r) noexcept {
+  return std::min(r, std::max(p.k, ceil_div(r, p.p)));
+}
+
+// Factoring: each chunk of the batch that starts with r iterations left, ceil(r / 2P).
+std::uint64_t factoring_size(const ChunkPlan& p, std::uint64_t r) noexcept {
+  return ceil_div(r, 2 * p.p);
+}
+
+// Factoring: what the batch starting with r left covers, P chunks of its size (fewer at
+// the end, when fewer than P iterations are left).
+std::uint64_t factoring_covered(const ChunkPlan& p, std::uint64_t r) noexcept {
+  const std::uint64_t s = factoring_size(p, r);
+  return r / s >= p.p ? p.p * s : r;
+}
+
+}  // namespace
+
+ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers) noexcept {
+  ChunkPlan plan;
+  plan.n = n;
+  plan.p = workers == 0 ? 1 : workers;
+  plan.kind =
+      schedule.kind() == Schedule::Kind::kAuto ? Schedule::Kind::kFactoring : schedule.kind();
+  plan.k = schedule.chunk() == 0 ? 1 : schedule.chunk();
+  switch (plan.kind) {
+    case Schedule::Kind::kStatic: plan.chunks = std::min(n, plan.p); break;
+    case Schedule::Kind::kDynamic: plan.chunks = ceil_div(n, plan.k); break;
+    case Schedule::Kind::kGuided: {
+      // The shrinking chunks, one at a time, until they reach K; then chunks of K.
+      std::uint64_t r = n;
+      std::uint64_t c = 0;
+      while (r > 0 && ceil_div(r, plan.p) > plan.k) {
+        r -= guided_size(plan, r);
+        ++c;
+      }
+      plan.chunks = c + ceil_div(r, plan.k);
+      break;
+    }
+    case Schedule::Kind::kFactoring:
+    case Schedule::Kind::kAuto: {
+      std::uint64_t r = n;
+      std::uint64_t c = 0;
+      while (r > 0) {
+        const std::uint64_t covered = factoring_covered(plan, r);
+        c += ceil_div(covered, factoring_size(plan, r));
+        r -= covered;
+      }
+      plan.chunks = c;
+      break;
+    }
+  }
+  return plan;
+}
+
+ChunkCursor::ChunkCursor(const ChunkPlan& plan) noexcept : plan_(plan), remaining_(plan.n) {
+  if (plan.kind == Schedule::Kind::kFactoring) size_ = factoring_size(plan, plan.n);
+}
+
+ChunkBounds ChunkCursor::bounds(std::uint64_t i) noexcept {
+  const ChunkPlan& p = plan_;
+  switch (p.kind) {
+    case Schedule::Kind::kStatic: {
+      auto at = [&](std::uint64_t j) {
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * p.n / p.chunks);
+      };
+      return {at(i), at(i + 1)};
+    }
+    case Schedule::Kind::kDynamic: {
+      const std::uint64_t b = i * p.k;  // below n, so no overflow
+      return {b, p.n - b > p.k ? b + p.k : p.n};
+    }
+    case Schedule::Kind::kGuided: {
+      // Walk forward while the chunks still shrink; past that, chunks of K in closed form.
+      while (first_ < i && remaining_ > 0 && ceil_div(remaining_, p.p) > p.k) {
+        const std::uint64_t s = guided_size(p, remaining_);
+        start_ += s;
+        remaining_ -= s;
+        ++first_;
+      }
+      if (first_ == i && ceil_div(remaining_, p.p) > p.k) {
+        return {start_, start_ + guided_size(p, remaining_)};
+      }
+      const std::uint64_t b = start_ + (i - first_) * p.k;
+      return {b, p.n - b > p.k ? b + p.k : p.n};
+    }
+    case Schedule::Kind::kFactoring:
+    case Schedule::Kind::kAuto: {
+      for (;;) {
+        if (remaining_ == 0) return {p.n, p.n};  // past the last chunk
+        const std::uint64_t covered = factoring_covered(p, remaining_);
+        const std::uint64_t in_batch = ceil_div(covered, size_);
+        if (i < first_ + in_batch) {
+          const std::uint64_t b = start_ + (i - first_) * size_;
+          return {b, std::min(b + size_, start_ + covered)};
+        }
+        first_ += in_batch;
+        start_ += covered;
+        remaining_ -= covered;
+        size_ = factoring_size(p, remaining_);
+      }
+    }
+  }
+  return {0, 0};
+}
+
+}  // namespace weft::detail

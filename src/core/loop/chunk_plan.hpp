@@ -1,0 +1,50 @@
+// How a loop's range is cut into chunks: a plan made once at the fork, and a cursor each
+// worker keeps while it takes chunks of one loop. Every schedule maps a chunk's index to
+// its bounds as a pure function of (n, schedule, P), so a chunk is handed out by one
+// fetch-and-add on a counter, and the chunks partition [0, n) exactly: chunk i ends where
+// chunk i + 1 starts, the first starts at 0 and the last ends at n.
+//
+// Guided and factoring chunks depend on what the chunks before them left; the cursor walks
+// forward from the last chunk its worker took, so a worker taking increasing indices (as
+// every worker does, since the counter only counts down) pays O(1) amortised per chunk.
+#pragma once
+
+#include <cstdint>
+
+#include "weft/schedule.hpp"
+
+namespace weft::detail {
+
+struct ChunkPlan {
+  Schedule::Kind kind = Schedule::Kind::kDynamic;  // never kAuto: make() resolves it
+  std::uint64_t n = 0;
+  std::uint64_t k = 1;  // dynamic and guided: the chunk size K
+  std::uint64_t p = 1;  // the worker count the schedule divides by
+  std::uint64_t chunks = 0;
+
+  static ChunkPlan make(std::uint64_t n, Schedule schedule, unsigned workers) noexcept;
+};
+
+struct ChunkBounds {
+  std::uint64_t begin;
+  std::uint64_t end;
+};
+
+class ChunkCursor {
+ public:
+  explicit ChunkCursor(const ChunkPlan& plan) noexcept;
+  // The bounds of chunk i; i must not be below the last index asked for.
+  ChunkBounds bounds(std::uint64_t i) noexcept;
+
+ private:
+  const ChunkPlan& plan_;
+  // Guided: chunk first_ starts at start_ with remaining_ iterations left before it.
+  // Factoring: the batch whose first chunk is first_ starts at start_, remaining_ left
+  // before it, its chunks of size_.
+  std::uint64_t first_ = 0;
+  std::uint64_t start_ = 0;
+  std::uint64_t remaining_ = 0;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace weft::detail
