@@ -26,6 +26,19 @@ struct WorkerStats {
   // and requests it withdrew as a thief because the victim did not take them up in time.
   std::uint64_t requests_served = 0;
   std::uint64_t request_timeouts = 0;
+  // Parallel loops (weft/loop.hpp): loops this worker forked as PCBs, of which found their
+  // PCB still queued and reused it in place; PCBs it appended to and removed from the loop
+  // queue, and dequeues that recovered PCBs misplaced behind a removed tail; loops it ran
+  // serially (adaptive fork, or a full PCB or frame stack); chunks it ran of its own loops
+  // and of other workers' loops.
+  std::uint64_t loops_forked = 0;
+  std::uint64_t loops_reused_in_place = 0;
+  std::uint64_t loops_enqueued = 0;
+  std::uint64_t loops_dequeued = 0;
+  std::uint64_t loops_misplaced = 0;
+  std::uint64_t loops_serial = 0;
+  std::uint64_t owner_chunks = 0;
+  std::uint64_t helper_chunks = 0;
   // Stack use (bytes) at the deepest start of a stolen task: the help bound says it stays
   // below help_stack_fraction * worker_stack_bytes plus the runtime's few frames. A max, not
   // a sum, in totals.

@@ -8,6 +8,8 @@
 
 #include "core/barrier_mode.hpp"
 #include "core/frame_cost.hpp"
+#include "core/loop/dlist_queue.hpp"
+#include "core/loop/pcb_queue.hpp"
 #include "core/nested_runs.hpp"
 #include "platform/fork_generation.hpp"
 
@@ -19,6 +21,11 @@ Pool::Pool(const Config& config) : config_(config), fork_generation_(platform::f
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.
   if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns();  // not the accessor
+  if (config_.loops == LoopScheme::kDlist) {
+    loop_queue_ = std::make_unique<DlistQueue>();
+  } else {
+    loop_queue_ = std::make_unique<PcbQueue>();
+  }
   const unsigned n = config_.resolved_workers();
   workers_.reserve(n);
   for (unsigned i = 0; i < n; ++i) {

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/loop/frame_store.hpp"
+#include "core/loop/loop_queue.hpp"
 #include "core/sleep.hpp"
 #include "core/worker.hpp"
 #include "weft/config.hpp"
@@ -34,6 +36,14 @@ class Pool {
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
+
+  // Parallel loops: the queue where idle workers find loops, the shared frame pool
+  // (Config::loop_frames = pool), and how many workers are idle (adaptive fork's test).
+  LoopQueue& loop_queue() noexcept { return *loop_queue_; }
+  FramePool& frame_pool() noexcept { return frame_pool_; }
+  // relaxed: a hint; a stale answer forks once too often or runs one loop serially.
+  int idle_workers() const noexcept { return idle_workers_.load(std::memory_order_relaxed); }
+  void add_idle(int delta) noexcept { idle_workers_.fetch_add(delta, std::memory_order_relaxed); }
 
   // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
   std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
@@ -66,7 +76,11 @@ class Pool {
   double frame_cost_ns_ = 0.0;
   std::uint64_t origin_ns_ = 0;
   std::uint32_t fork_generation_ = 0;  // platform::fork_generation() when the pool was made
+  // Before the workers, which keep references to both.
+  std::unique_ptr<LoopQueue> loop_queue_;
+  FramePool frame_pool_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  alignas(kFalseSharingRange) std::atomic<int> idle_workers_{0};
 
   mutable std::mutex stats_mutex_;
   std::mutex roots_mutex_;

@@ -29,6 +29,14 @@ constexpr Field kFields[] = {
     {"parks", &WorkerStats::parks},
     {"requests_served", &WorkerStats::requests_served},
     {"request_timeouts", &WorkerStats::request_timeouts},
+    {"loops_forked", &WorkerStats::loops_forked},
+    {"loops_reused", &WorkerStats::loops_reused_in_place},
+    {"loops_enqueued", &WorkerStats::loops_enqueued},
+    {"loops_dequeued", &WorkerStats::loops_dequeued},
+    {"loops_misplaced", &WorkerStats::loops_misplaced},
+    {"loops_serial", &WorkerStats::loops_serial},
+    {"owner_chunks", &WorkerStats::owner_chunks},
+    {"helper_chunks", &WorkerStats::helper_chunks},
     {"max_steal_stack", &WorkerStats::max_steal_stack_bytes},
     {"task_ns", &WorkerStats::task_ns},
     {"steal_ns", &WorkerStats::steal_ns},
@@ -38,7 +46,7 @@ constexpr Field kFields[] = {
     {"window_ns", &WorkerStats::window_ns},
 };
 // The counters' table stops before the profile's fields, which get their own table.
-constexpr std::size_t kCounterFields = 13;
+constexpr std::size_t kCounterFields = 21;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {

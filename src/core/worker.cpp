@@ -46,7 +46,8 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
       track_history_(config.steal.reads_thief_history()),
       stack_bytes_(config.worker_stack_bytes),
       help_limit_bytes_(static_cast<std::size_t>(static_cast<double>(config.worker_stack_bytes) *
-                                                 config.help_stack_fraction)) {
+                                                 config.help_stack_fraction)),
+      loops_(*this, pool) {
   id = worker_id;
   request_.thief_id = worker_id;
   this->pool = &pool;
@@ -76,6 +77,7 @@ void Worker::main_loop() noexcept {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.
     if (stack.request_flagged()) serve_requests();
     if (RootJob* job = pool_.take_root()) {
+      set_idle(false);
       pool_.stop_watching(watching_);  // not through a long root
       const Activity prev = clock_.enter(Activity::kTask);
       job->execute();
@@ -84,13 +86,23 @@ void Worker::main_loop() noexcept {
       backoff.reset();
       continue;
     }
-    if (steal_random()) {
+    // Loops first: taking a chunk is one atomic, a steal a barrier.
+    if (loops_.help(watching_) || steal_random()) {
+      set_idle(false);
       backoff.reset();
       continue;
     }
+    set_idle(true);
     idle(backoff);
   }
+  set_idle(false);
   tls_worker = &g_serial_worker;
+}
+
+void Worker::set_idle(bool idle) noexcept {
+  if (idle == counted_idle_) return;
+  counted_idle_ = idle;
+  pool_.add_idle(idle ? 1 : -1);
 }
 
 void Worker::idle(IdleBackoff& backoff) noexcept {
@@ -126,7 +138,7 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
         rounds = 0;
         continue;
       }
-      if (steal_random()) {
+      if (loops_.help(watching_) || steal_random()) {
         rounds = 0;
         continue;
       }
@@ -147,6 +159,10 @@ struct CountedField {
   Counter Worker::*counter;
   std::uint64_t WorkerStats::*field;
 };
+struct LoopCountedField {
+  Counter LoopCounters::*counter;
+  std::uint64_t WorkerStats::*field;
+};
 constexpr CountedField kCountedFields[] = {
     {&Worker::spawns, &WorkerStats::spawns},
     {&Worker::overflow_spawns, &WorkerStats::overflow_spawns},
@@ -159,11 +175,23 @@ constexpr CountedField kCountedFields[] = {
     {&Worker::requests_served, &WorkerStats::requests_served},
     {&Worker::request_timeouts, &WorkerStats::request_timeouts},
 };
+constexpr LoopCountedField kLoopCountedFields[] = {
+    {&LoopCounters::forked, &WorkerStats::loops_forked},
+    {&LoopCounters::reused_in_place, &WorkerStats::loops_reused_in_place},
+    {&LoopCounters::enqueued, &WorkerStats::loops_enqueued},
+    {&LoopCounters::dequeued, &WorkerStats::loops_dequeued},
+    {&LoopCounters::misplaced, &WorkerStats::loops_misplaced},
+    {&LoopCounters::serial_forks, &WorkerStats::loops_serial},
+    {&LoopCounters::owner_chunks, &WorkerStats::owner_chunks},
+    {&LoopCounters::helper_chunks, &WorkerStats::helper_chunks},
+};
 }  // namespace
 
 WorkerStats Worker::raw_counts() const noexcept {
   WorkerStats s;
   for (const CountedField& c : kCountedFields) s.*c.field = (this->*c.counter).get();
+  for (const LoopCountedField& c : kLoopCountedFields)
+    s.*c.field = (loops_.counters.*c.counter).get();
   return s;
 }
 
@@ -173,6 +201,9 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   const WorkerStats raw = raw_counts();
   WorkerStats s;
   for (const CountedField& c : kCountedFields) s.*c.field = raw.*c.field - counter_base_.*c.field;
+  for (const LoopCountedField& c : kLoopCountedFields) {
+    s.*c.field = raw.*c.field - counter_base_.*c.field;
+  }
   // Every pushed task is joined exactly once, inline or stolen; exact once run() returned
   // (a task pushed before a reset and joined stolen after it can make this short).
   const std::uint64_t pushed = s.spawns - s.overflow_spawns;

@@ -8,6 +8,7 @@
 #include "core/activity_clock.hpp"
 #include "core/epoch_max.hpp"
 #include "core/idle_backoff.hpp"
+#include "core/loop/loop_worker.hpp"
 #include "core/steal_history.hpp"
 #include "core/steal_side.hpp"
 #include "platform/cpu.hpp"
@@ -49,6 +50,11 @@ class Worker final : public WorkerCore {
   void reset_counters() noexcept;
   WorkerTrace trace() const;
 
+  // Parallel loops forked on this worker, and its search for loops to help.
+  LoopWorker& loops() noexcept { return loops_; }
+  // The profile's clock: loops charge the owner's wait to idle and the queue search to steal.
+  ActivityClock& clock() noexcept { return clock_; }
+
   // Thief-side counters, written by this worker only.
   Counter steals;
   Counter tasks_stolen;
@@ -70,6 +76,8 @@ class Worker final : public WorkerCore {
   void run_claim(Claim claim) noexcept;
   void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
   void idle(IdleBackoff& backoff) noexcept;
+  // Counts this worker in or out of the pool's idle workers (adaptive fork).
+  void set_idle(bool idle) noexcept;
   // The counters as they stand, since the worker started.
   WorkerStats raw_counts() const noexcept;
   // True while this worker's stack use is below the helping limit.
@@ -94,6 +102,8 @@ class Worker final : public WorkerCore {
   std::size_t help_limit_bytes_;
   const char* stack_base_ = nullptr;
   bool watching_ = false;  // this worker is the pool's watchman (sleep.hpp)
+  bool counted_idle_ = false;
+  LoopWorker loops_;
   platform::NativeThread thread_;
 };
 

@@ -108,7 +108,10 @@ bool Worker::steal_from(Worker& victim) noexcept {
   // Work left behind (on the victim, or as proxies on our stack) wakes a sleeper; so does
   // leaving the watchman's role or finding nobody in it (sleep.hpp).
   pool_.after_steal(watching_, claim.count > 1 || victim.stack.available() > 0);
+  // The stolen tasks are not inside any chunk this worker may be running (isolation).
+  const LoopWorker::Context context = loops_.clear_context();
   run_claim(claim);
+  loops_.restore_context(context);
   if (track_history_) history_.record(monotonic_ns() - claimed, claim.count, claimed - started);
   clock_.enter(prev);
   return true;

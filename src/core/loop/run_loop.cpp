@@ -1,13 +1,20 @@
-// The entry of every parallel loop: serially outside a runtime, else by the scheme the
-// runtime's Config::loops names.
+// The entry of every parallel loop: serially outside a runtime, else on the calling worker
+// by the scheme its runtime's Config::loops names.
 #include "core/loop/serial_loop.hpp"
+#include "core/worker.hpp"
 #include "weft/detail/worker_core.hpp"
 
 namespace weft::detail {
 
 void run_loop(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
-  const Schedule schedule = options.schedule.value_or(Schedule::automatic());
-  run_serially(body, 0, n, options, ChunkPlan::make(n, schedule, 1));
+  WorkerCore* const w = current_worker();
+  // The pool pointer also tells a pool's worker from frame_cost's calibration stand-in.
+  if (!on_worker() || w->pool == nullptr) {
+    const Schedule schedule = options.schedule.value_or(Schedule::automatic());
+    run_serially(body, 0, n, options, ChunkPlan::make(n, schedule, 1));
+    return;
+  }
+  static_cast<Worker*>(w)->loops().run(n, body, options);
 }
 
 }  // namespace weft::detail

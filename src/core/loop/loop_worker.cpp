@@ -1,0 +1,275 @@
+#include "core/loop/loop_worker.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <utility>
+
+#include "core/loop/serial_loop.hpp"
+#include "core/loop/spin_wait.hpp"
+#include "core/loop/split_loop.hpp"
+#include "core/pool.hpp"
+#include "core/worker.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b + (a % b != 0); }
+
+// Adaptive fork, lazy: the serial start runs in pieces of about 1/(8P) of the range, and
+// looks for an idle worker between pieces.
+constexpr std::uint64_t kLazyPiecesPerWorker = 8;
+
+void record(Pcb& b, std::exception_ptr e) noexcept {
+  // relaxed: the owner reads `error` only after number_left reached 0 (P2), and we write it
+  // before our own departure's release.
+  if (!b.failed.exchange(true, std::memory_order_relaxed)) b.error = std::move(e);
+}
+
+}  // namespace
+
+LoopWorker::LoopWorker(Worker& worker, Pool& pool)
+    : worker_(worker), pool_(pool), queue_(pool.loop_queue()), pcbs_(new Pcb[kPcbDepth]) {}
+
+void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
+  const Schedule schedule = options.schedule.value_or(pool_.config().schedule);
+  if (pool_.config().loops == LoopScheme::kSplit) {
+    if (pool_.size() > 1) {
+      run_split(n, body, options, schedule, pool_.size());
+    } else {
+      counters.serial_forks.bump();
+      run_serially(body, 0, n, options, ChunkPlan::make(n, schedule, 1));
+    }
+    return;
+  }
+  // Only dynamic:K can cut a range into more chunks than one PCB counts: run it as
+  // consecutive segments of at most kMaxPcbChunks chunks.
+  std::uint64_t segment = n;
+  if (schedule.kind() == Schedule::Kind::kDynamic &&
+      ceil_div(n, schedule.chunk()) > kMaxPcbChunks) {
+    segment = kMaxPcbChunks * schedule.chunk();
+  }
+  for (std::uint64_t base = 0; base < n; base += segment) {
+    if (options.control != nullptr && options.control->stopped()) return;
+    run_segment(base, std::min(segment, n - base), body, options, schedule);
+  }
+}
+
+void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                             const LoopOptions& options, Schedule schedule) {
+  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
+  const AdaptiveFork adaptive = pool_.config().adaptive_fork;
+  const bool nobody_idle = pool_.idle_workers() == 0;
+  if (depth_ == kPcbDepth || plan.chunks < 2 || !frame_available(body) ||
+      (adaptive == AdaptiveFork::kOn && nobody_idle)) {
+    counters.serial_forks.bump();
+    run_serially(body, base, base + len, options, plan);
+    return;
+  }
+  if (adaptive == AdaptiveFork::kLazy && nobody_idle) {
+    run_lazily(base, len, body, options, schedule);
+    return;
+  }
+  fork(base, plan, body, options);
+}
+
+void LoopWorker::run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                            const LoopOptions& options, Schedule schedule) {
+  const std::uint64_t piece =
+      std::max<std::uint64_t>(1, len / (kLazyPiecesPerWorker * pool_.size()));
+  std::uint64_t done = 0;
+  {
+    OwnedState state(body);
+    while (done < len && pool_.idle_workers() == 0) {
+      if (options.control != nullptr && options.control->stopped()) break;
+      const std::uint64_t end = done + std::min(piece, len - done);
+      body.run(body, state.get(), base + done, base + end);
+      done = end;
+    }
+    if (body.fold != nullptr) body.fold(body, state.get());
+  }
+  if (done == len || (options.control != nullptr && options.control->stopped())) {
+    counters.serial_forks.bump();
+    return;
+  }
+  // A worker went idle: hand the rest out as a loop of its own.
+  const ChunkPlan rest = ChunkPlan::make(len - done, schedule, pool_.size());
+  if (depth_ == kPcbDepth || rest.chunks < 2) {
+    run_serially(body, base + done, base + len, options, rest);
+    return;
+  }
+  fork(base + done, rest, body, options);
+}
+
+void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
+                      const LoopOptions& options) {
+  Pcb& b = pcbs_[depth_];
+  b.body = &body;
+  b.plan = plan;
+  b.base = base;
+  b.control = options.control;
+  b.failed.store(false, std::memory_order_relaxed);
+  b.error = nullptr;
+  b.parent.store(running_.pcb, std::memory_order_relaxed);
+  b.parent_seq.store(running_.seq, std::memory_order_relaxed);
+  b.number_left.store(static_cast<std::int64_t>(plan.chunks), std::memory_order_relaxed);
+  const std::uint32_t seq = ++b.seq;
+  ++depth_;
+  queue_.publish(b, pack_work(seq, static_cast<std::int64_t>(plan.chunks)), counters);
+  counters.forked.bump();
+  // A fork reaches a sleeping worker here; a napping watchman would find it within its nap.
+  if (pool_.has_sleepers()) pool_.notify_work();
+  work_on(b, seq, -1, /*owner=*/true);  // Rule 2
+  wait_for_members(b);                  // Rule 3
+  --depth_;
+  if (b.failed.load(std::memory_order_relaxed)) std::rethrow_exception(std::exchange(b.error, {}));
+}
+
+void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept {
+  const Context saved = running_;
+  running_ = Context{&b, seq};
+  const LoopBody& body = *b.body;
+  ChunkCursor cursor(b.plan);
+  void* state = nullptr;
+  bool state_on_heap = false;  // our frame stack was full: a helper still helps
+  std::uint64_t finished = 0;  // chunks this worker ran or skipped, for number_left
+  Counter& chunks = owner ? counters.owner_chunks : counters.helper_chunks;
+  for (std::int64_t index = first;; index = -1) {
+    if (index < 0) {
+      bool last = false;
+      index = take_next(b, last);
+      if (index < 0) break;
+      if (last) queue_.emptied(b, counters);
+    }
+    ++finished;
+    if (b.control != nullptr && b.control->stopped()) {
+      finished += stop_rest(b);
+      continue;
+    }
+    try {
+      if (state == nullptr && body.state_size != 0) {
+        state = allocate_frame(body);
+        if (state == nullptr) {
+          state = ::operator new (body.state_size, std::align_val_t{body.state_align});
+          state_on_heap = true;
+        }
+        try {
+          body.make_state(body, state);
+        } catch (...) {
+          free_frame(state, state_on_heap, body);
+          state = nullptr;
+          throw;
+        }
+      }
+      const ChunkBounds c = cursor.bounds(static_cast<std::uint64_t>(index));
+      chunks.bump();
+      if (c.begin < c.end) body.run(body, state, b.base + c.begin, b.base + c.end);
+    } catch (...) {
+      record(b, std::current_exception());
+      finished += stop_rest(b);
+    }
+    // Under the request mechanism a chunk boundary is where this worker answers thieves.
+    if (worker_.stack.request_flagged()) worker_.serve_requests();
+  }
+  if (state != nullptr) {
+    if (body.fold != nullptr) {
+      try {
+        body.fold(body, state);
+      } catch (...) {
+        record(b, std::current_exception());
+      }
+    }
+    body.destroy(state);
+    free_frame(state, state_on_heap, body);
+  }
+  running_ = saved;
+  // P2: after this, b may be reused by its owner; nothing below may touch it.
+  b.number_left.fetch_sub(static_cast<std::int64_t>(finished), std::memory_order_release);
+}
+
+std::uint64_t LoopWorker::stop_rest(Pcb& b) noexcept {
+  // We hold a chunk of this instance (P2), so the compare-exchange cannot meet another one.
+  std::uint64_t w = b.work.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::int64_t m = multiplicity_of(w);
+    if (m <= 0) return 0;
+    if (b.work.compare_exchange_weak(w, pack_work(seq_of(w), 0), std::memory_order_relaxed)) {
+      queue_.emptied(b, counters);  // we claimed the last chunk (P3)
+      return static_cast<std::uint64_t>(m);
+    }
+  }
+}
+
+void LoopWorker::wait_for_members(Pcb& b) noexcept {
+  // acquire: P2, the members' chunks (their writes, a reduction's folds) happen-before the
+  // code after the loop.
+  if (b.number_left.load(std::memory_order_acquire) == 0) return;
+  ActivityClock& clock = worker_.clock();
+  const Activity prev = clock.enter(Activity::kIdle);
+  const TakeFilter nested{&b, b.seq};
+  SpinWait wait;
+  while (b.number_left.load(std::memory_order_acquire) != 0) {
+    if (queue_.maybe_has_work()) {
+      const QueueTake t = queue_.take(nested, counters);
+      if (t.pcb != nullptr) {
+        clock.enter(Activity::kTask);
+        work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
+        clock.enter(Activity::kIdle);
+        wait.reset();
+        continue;
+      }
+    }
+    if (worker_.stack.request_flagged()) worker_.serve_requests();
+    wait.once();
+  }
+  clock.enter(prev);
+}
+
+bool LoopWorker::help(bool& watching) noexcept {
+  if (!queue_.maybe_has_work()) return false;
+  ActivityClock& clock = worker_.clock();
+  const Activity prev = clock.enter(Activity::kSteal);
+  const QueueTake t = queue_.take(TakeFilter{}, counters);
+  if (t.pcb == nullptr) {
+    clock.enter(prev);
+    return false;
+  }
+  // Chunks left behind wake one more sleeper: a loop fills the pool in a chain.
+  pool_.after_steal(watching, !t.last);
+  clock.enter(Activity::kTask);
+  work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
+  clock.enter(prev);
+  return true;
+}
+
+void* LoopWorker::allocate_frame(const LoopBody& body) noexcept {
+  if (pool_.config().loop_frames == LoopFrames::kPool) {
+    try {
+      return pool_.frame_pool().allocate(body.state_size, body.state_align);
+    } catch (...) {
+      return nullptr;
+    }
+  }
+  return frames_.push(body.state_size, body.state_align);
+}
+
+bool LoopWorker::frame_available(const LoopBody& body) noexcept {
+  if (body.state_size == 0 || pool_.config().loop_frames == LoopFrames::kPool) return true;
+  void* frame = frames_.push(body.state_size, body.state_align);
+  if (frame == nullptr) return false;
+  frames_.pop(frame);
+  return true;
+}
+
+void LoopWorker::free_frame(void* frame, bool on_heap, const LoopBody& body) noexcept {
+  if (on_heap) {
+    ::operator delete (frame, std::align_val_t{body.state_align});
+  } else if (pool_.config().loop_frames == LoopFrames::kPool) {
+    pool_.frame_pool().release(frame);
+  } else {
+    frames_.pop(frame);
+  }
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,86 @@
+// A worker's side of parallel loops under the PCB schemes (pcb, dlist): its stack of PCBs,
+// its frame stack, the fork with the paper's three rules, and the search for loops to help.
+//
+//   Rule 1  a worker that runs a chunk of a loop keeps taking chunks of that loop (one
+//           fetch_sub each, on the instance it holds) until none is left;
+//   Rule 2  the worker that forks a loop takes its first chunk itself;
+//   Rule 3  the owner runs what follows the loop once every chunk has finished; while it
+//           waits it helps only with loops nested in this one (isolation), so a lock held
+//           across the loop cannot be wanted by work it picks up.
+// Because of Rule 3 a loop's PCB and its owner's frame are freed by their owner in LIFO
+// order: both live on per-worker stacks, with no allocation and no lock.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/loop/frame_store.hpp"
+#include "core/loop/loop_queue.hpp"
+#include "weft/detail/loop_body.hpp"
+#include "weft/loop.hpp"
+
+namespace weft::detail {
+
+class Worker;
+class Pool;
+
+class LoopWorker {
+ public:
+  // Loops nested deeper than this on one worker run serially (counted in serial_forks).
+  static constexpr unsigned kPcbDepth = 64;
+
+  LoopWorker(Worker& worker, Pool& pool);
+
+  // A loop forked on this worker (weft::detail::run_loop).
+  void run(std::uint64_t n, const LoopBody& body, const LoopOptions& options);
+
+  // A look at the loop queue by a worker with nothing else to do: takes a chunk of the first
+  // loop that has one, runs that loop's chunks (Rule 1) and returns true; false if nothing
+  // was found. `watching` is the worker's watchman flag (sleep.hpp): a find may hand the
+  // role on, and wakes a sleeper when chunks are left.
+  bool help(bool& watching) noexcept;
+
+  // The chunk this worker is running, if any: a loop forked now is nested in it. A task the
+  // worker starts by stealing is not inside that chunk, so steals clear it around the task.
+  struct Context {
+    Pcb* pcb = nullptr;
+    std::uint32_t seq = 0;
+  };
+  Context clear_context() noexcept {
+    const Context c = running_;
+    running_ = Context{};
+    return c;
+  }
+  void restore_context(Context c) noexcept { running_ = c; }
+
+  LoopCounters counters;
+
+ private:
+  void run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                   const LoopOptions& options, Schedule schedule);
+  void run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                  const LoopOptions& options, Schedule schedule);
+  void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
+            const LoopOptions& options);
+  // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).
+  void work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
+  // Rule 3: the owner waits for b's chunks to finish, helping with nested loops only.
+  void wait_for_members(Pcb& b) noexcept;
+  // Claims every chunk of b not handed out yet (a stop); returns how many.
+  std::uint64_t stop_rest(Pcb& b) noexcept;
+  // A frame for the loop's private state from Config::loop_frames' home; nullptr if full.
+  void* allocate_frame(const LoopBody& body) noexcept;
+  void free_frame(void* frame, bool on_heap, const LoopBody& body) noexcept;
+  // Whether the owner of a new loop would get a frame (else the loop runs serially).
+  bool frame_available(const LoopBody& body) noexcept;
+
+  Worker& worker_;
+  Pool& pool_;
+  LoopQueue& queue_;
+  std::unique_ptr<Pcb[]> pcbs_;
+  unsigned depth_ = 0;
+  FrameStack frames_;
+  Context running_;
+};
+
+}  // namespace weft::detail

@@ -1,0 +1,493 @@
+// Parallel loops: every index runs exactly once for each scheme x schedule x worker count x
+// nesting depth x trip count; reductions; exceptions and cancellation; isolation (a mutex
+// held across an inner loop); bad input; loops in tasks, stolen tasks and concurrent runs.
+// Hangs are turned into failures by a watchdog.
+#include <gtest/gtest.h>
+#include <time.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::vector<weft::Schedule>& schedules() {
+  static const std::vector<weft::Schedule> all = {
+      weft::Schedule::static_chunks(), weft::Schedule::dynamic(1), weft::Schedule::dynamic(7),
+      weft::Schedule::guided(1),       weft::Schedule::guided(5),  weft::Schedule::factoring(),
+      weft::Schedule::automatic()};
+  return all;
+}
+
+weft::Config loop_config(weft::LoopScheme scheme, unsigned workers,
+                         weft::AdaptiveFork adaptive = weft::AdaptiveFork::kOff) {
+  weft::Config c = weft_test::base_config();
+  c.workers = workers;
+  c.loops = scheme;
+  c.adaptive_fork = adaptive;
+  return c;
+}
+
+// Counts per index; every count must end at exactly 1.
+class Hits {
+ public:
+  explicit Hits(std::size_t n) : counts_(n) {}
+  void hit(std::size_t i) { counts_.at(i).fetch_add(1, std::memory_order_relaxed); }
+  // "" when every index ran once, else the first index that did not.
+  std::string check() const {
+    for (std::size_t i = 0; i < counts_.size(); ++i) {
+      const int c = counts_[i].load();
+      if (c != 1) return "index " + std::to_string(i) + " ran " + std::to_string(c) + " times";
+    }
+    return "";
+  }
+
+ private:
+  std::vector<std::atomic<int>> counts_;
+};
+
+// Inner trip counts of the two-level nests: uniform, triangular, irregular (heavy-tailed,
+// seeded), and the edge counts around P.
+enum class Shape { kUniform, kTriangular, kIrregular };
+
+std::uint64_t inner_trips(Shape shape, std::uint64_t i) {
+  switch (shape) {
+    case Shape::kUniform: return 50;
+    case Shape::kTriangular: return i;
+    case Shape::kIrregular: {
+      // Pareto-like: mostly small, a few up to 4000.
+      const double u = static_cast<double>(weft_test::mix64(i + 17) >> 11) * 0x1p-53;
+      return static_cast<std::uint64_t>(std::min(4000.0, 4.0 / std::pow(1.0 - u, 1.2)));
+    }
+  }
+  return 0;
+}
+
+struct Scheme {
+  weft::LoopScheme scheme;
+  const char* name;
+};
+
+class LoopSuite : public ::testing::TestWithParam<std::tuple<Scheme, unsigned>> {
+ protected:
+  weft::LoopScheme scheme() const { return std::get<0>(GetParam()).scheme; }
+  unsigned workers() const { return std::get<1>(GetParam()); }
+};
+
+TEST_P(LoopSuite, EveryIndexOnceForEveryScheduleAndTripCount) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  const std::uint64_t p = workers();
+  const std::vector<std::uint64_t> trips = {
+      0, 1, p - 1, p, p + 1, 1000, static_cast<std::uint64_t>(weft_test::scaled(1000000))};
+  weft_test::with_watchdog(120s, "one-level loops", [&] {
+    for (const weft::Schedule& s : schedules()) {
+      for (std::uint64_t n : trips) {
+        Hits hits(n);
+        rt.run([&] {
+          weft::parallel_for(std::uint64_t{0}, n, [&](std::uint64_t i) { hits.hit(i); },
+                             {.schedule = s});
+        });
+        ASSERT_EQ(hits.check(), "") << s.spec() << " n=" << n;
+      }
+    }
+  });
+}
+
+TEST_P(LoopSuite, EveryIndexOnceInTwoLevelNests) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  const std::uint64_t outer = workers() + 30;
+  weft_test::with_watchdog(120s, "two-level nests", [&] {
+    for (Shape shape : {Shape::kUniform, Shape::kTriangular, Shape::kIrregular}) {
+      std::vector<std::uint64_t> base(outer + 1, 0);
+      for (std::uint64_t i = 0; i < outer; ++i) base[i + 1] = base[i] + inner_trips(shape, i);
+      for (const weft::Schedule& s : schedules()) {
+        Hits hits(base[outer]);
+        rt.run([&] {
+          weft::parallel_for(std::uint64_t{0}, outer,
+                             [&](std::uint64_t i) {
+                               weft::parallel_for(std::uint64_t{0}, inner_trips(shape, i),
+                                                  [&](std::uint64_t b, std::uint64_t e) {
+                                                    for (std::uint64_t j = b; j < e; ++j)
+                                                      hits.hit(base[i] + j);
+                                                  },
+                                                  {.schedule = s});
+                             },
+                             {.schedule = s});
+        });
+        ASSERT_EQ(hits.check(), "") << s.spec() << " shape " << static_cast<int>(shape);
+      }
+    }
+  });
+}
+
+TEST_P(LoopSuite, EveryIndexOnceInThreeLevelNests) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  constexpr int kI = 5, kJ = 7, kK = 9;
+  weft_test::with_watchdog(120s, "three-level nests", [&] {
+    for (const weft::Schedule& s : schedules()) {
+      Hits hits(kI * kJ * kK);
+      rt.run([&] {
+        weft::parallel_for(0, kI, [&](int i) {
+          weft::parallel_for(0, kJ,
+                             [&](int j) {
+                               weft::parallel_for(0, kK,
+                                                  [&](int k) { hits.hit((i * kJ + j) * kK + k); },
+                                                  {.schedule = s});
+                             },
+                             {.schedule = s});
+        });
+      });
+      ASSERT_EQ(hits.check(), "") << s.spec();
+    }
+  });
+}
+
+TEST_P(LoopSuite, LoopsInSpawnedTasksAndConcurrentRuns) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  constexpr int kTasks = 16, kN = 300;
+  weft_test::with_watchdog(120s, "loops in tasks", [&] {
+    Hits hits(kTasks * kN);
+    rt.run([&] {
+      weft::FutureVector<void> tasks;
+      for (int t = 0; t < kTasks; ++t) {
+        tasks.spawn([&, t] { weft::parallel_for(0, kN, [&](int i) { hits.hit(t * kN + i); }); });
+      }
+      tasks.join_all();
+    });
+    ASSERT_EQ(hits.check(), "");
+    // Several threads call run() at once, each running nested loops.
+    Hits many(4 * kN * 10);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        rt.run([&] {
+          weft::parallel_for(0, kN, [&](int i) {
+            weft::parallel_for(0, 10, [&](int j) { many.hit((t * kN + i) * 10 + j); });
+          });
+        });
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    ASSERT_EQ(many.check(), "");
+  });
+}
+
+TEST_P(LoopSuite, IntegerReductionsAreExact) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  const std::int64_t n = weft_test::scaled(200000);
+  for (bool deterministic : {false, true}) {
+    for (const weft::Schedule& s : schedules()) {
+      const std::int64_t sum = rt.run([&] {
+        return weft::parallel_reduce(std::int64_t{0}, n, std::int64_t{0},
+                                     [](std::int64_t b, std::int64_t e, std::int64_t acc) {
+                                       for (std::int64_t i = b; i < e; ++i) acc += i;
+                                       return acc;
+                                     },
+                                     std::plus<>{},
+                                     {.schedule = s, .deterministic = deterministic});
+      });
+      EXPECT_EQ(sum, n * (n - 1) / 2) << s.spec() << " deterministic=" << deterministic;
+    }
+  }
+}
+
+TEST_P(LoopSuite, InitMakesOneStatePerJoiningWorkerReusedForItsChunks) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  constexpr int kN = 20000;
+  std::atomic<int> states{0};
+  Hits hits(kN);
+  rt.run([&] {
+    weft::parallel_for(
+        0, kN,
+        [&] {
+          states.fetch_add(1);
+          return std::vector<int>(16, 7);  // a private scratch buffer
+        },
+        [&](std::vector<int>& scratch, int i) {
+          ASSERT_EQ(scratch.size(), 16u);
+          ++scratch[0];
+          hits.hit(static_cast<std::size_t>(i));
+        },
+        {.schedule = weft::Schedule::dynamic(1)});
+  });
+  EXPECT_EQ(hits.check(), "");
+  EXPECT_GE(states.load(), 1);
+  if (scheme() != weft::LoopScheme::kSplit) {
+    // One per worker that joined: the owner and at most every other worker once per loop.
+    EXPECT_LE(states.load(), static_cast<int>(workers())) << rt.stats().table();
+  }
+}
+
+TEST_P(LoopSuite, AThrowingBodyStopsTheLoopAndTheOwnerRethrows) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  constexpr int kN = 100000;
+  std::atomic<int> ran{0};
+  EXPECT_THROW(rt.run([&] {
+    weft::parallel_for(0, kN,
+                       [&](int i) {
+                         ran.fetch_add(1);
+                         if (i == 10) throw std::runtime_error("index 10");
+                         std::this_thread::yield();
+                       },
+                       {.schedule = weft::Schedule::dynamic(1)});
+  }),
+               std::runtime_error);
+  EXPECT_LT(ran.load(), kN) << "the loop did not stop";
+  // A nested loop's exception crosses the outer loop too; the runtime stays usable.
+  EXPECT_THROW(rt.run([&] {
+    weft::parallel_for(0, 8, [&](int i) {
+      weft::parallel_for(0, 100, [&](int j) {
+        if (i == 3 && j == 50) throw std::logic_error("inner");
+      });
+    });
+  }),
+               std::logic_error);
+  Hits hits(1000);
+  rt.run(
+      [&] { weft::parallel_for(0, 1000, [&](int i) { hits.hit(static_cast<std::size_t>(i)); }); });
+  EXPECT_EQ(hits.check(), "");
+}
+
+TEST_P(LoopSuite, AStoppedLoopSkipsChunksNotStarted) {
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  constexpr int kN = 1000000;
+  weft::LoopControl ctl;
+  std::atomic<int> ran{0};
+  rt.run([&] {
+    weft::parallel_for(0, kN,
+                       [&](int i) {
+                         ran.fetch_add(1, std::memory_order_relaxed);
+                         if (i == 1234) ctl.stop();
+                       },
+                       {.schedule = weft::Schedule::dynamic(1), .control = &ctl});
+  });
+  EXPECT_TRUE(ctl.stopped());
+  EXPECT_LT(ran.load(), kN);
+}
+
+// oneTBB#1316: a loop whose body holds a mutex across an inner loop. If the outer loop's
+// owner, waiting for the inner loop's helpers, picked up another outer iteration, that
+// iteration would lock the mutex its own thread holds.
+TEST_P(LoopSuite, AMutexHeldAcrossAnInnerLoopDoesNotDeadlock) {
+  if (workers() < 2) GTEST_SKIP() << "needs helpers";
+  // The split scheme's loops are tasks, and a worker waiting for a stolen piece helps by
+  // stealing any task, as every join does: it does not isolate (docs/ARCHITECTURE.md,
+  // "Parallel loops"). This test deadlocks under it.
+  if (scheme() == weft::LoopScheme::kSplit) GTEST_SKIP() << "split does not isolate";
+  weft::Runtime rt(loop_config(scheme(), workers()));
+  std::mutex m;
+  std::atomic<int> inner{0};
+  weft_test::with_watchdog(60s, "mutex across inner loop", [&] {
+    for (int rep = 0; rep < weft_test::scaled(20); ++rep) {
+      rt.run([&] {
+        weft::parallel_for(0, 32,
+                           [&](int) {
+                             std::lock_guard lock(m);
+                             weft::parallel_for(0, 64,
+                                                [&](int) {
+                                                  inner.fetch_add(1);
+                                                  std::this_thread::yield();
+                                                },
+                                                {.schedule = weft::Schedule::dynamic(1)});
+                           },
+                           {.schedule = weft::Schedule::dynamic(1)});
+      });
+    }
+  });
+  EXPECT_EQ(inner.load(), weft_test::scaled(20) * 32 * 64);
+}
+
+std::string scheme_suite_name(const ::testing::TestParamInfo<std::tuple<Scheme, unsigned>>& info) {
+  return std::string(std::get<0>(info.param).name) + "_w" + std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schemes, LoopSuite,
+    ::testing::Combine(::testing::Values(Scheme{weft::LoopScheme::kPcb, "pcb"},
+                                         Scheme{weft::LoopScheme::kDlist, "dlist"},
+                                         Scheme{weft::LoopScheme::kSplit, "split"}),
+                       ::testing::Values(1u, 2u, 4u, 8u)),
+    scheme_suite_name);
+
+// Deterministic reductions of floats: the same bits for every worker count and schedule.
+TEST(LoopReduce, DeterministicFloatsAreBitIdenticalAcrossWorkersAndSchedules) {
+  constexpr int kN = 100003;
+  auto body = [](int b, int e, double acc) {
+    for (int i = b; i < e; ++i) acc += 1.0 / (1.0 + i) * ((i % 3) - 1.0);
+    return acc;
+  };
+  const double reference =
+      weft::parallel_reduce(0, kN, 0.0, body, std::plus<>{}, {.deterministic = true});  // serial
+  for (unsigned w : {1u, 2u, 3u, 8u}) {
+    for (weft::LoopScheme scheme : {weft::LoopScheme::kPcb, weft::LoopScheme::kSplit}) {
+      weft::Runtime rt(loop_config(scheme, w));
+      for (const weft::Schedule& s : schedules()) {
+        const double r = rt.run([&] {
+          return weft::parallel_reduce(0, kN, 0.0, body, std::plus<>{},
+                                       {.schedule = s, .deterministic = true});
+        });
+        EXPECT_EQ(std::memcmp(&r, &reference, sizeof r), 0)
+            << r << " vs " << reference << " workers " << w << " " << s.spec();
+      }
+    }
+  }
+}
+
+TEST(LoopBounds, EmptyRangesRunNothing) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2));
+  rt.run([&] {
+    weft::parallel_for(5, 5, [](int) { FAIL(); });
+    weft::parallel_for(7, 3, [](int) { FAIL(); });
+    EXPECT_EQ(weft::parallel_reduce(
+                  9, 1, 42, [](int, int, int a) { return a + 1; }, std::plus<>{}),
+              42);
+  });
+}
+
+// Exactly hi - lo iterations for the widest ranges there are: chunks' lengths summed.
+TEST(LoopBounds, FullSixtyFourBitRangesRunEveryIterationOnce) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 4));
+  for (const weft::Schedule& s : {weft::Schedule::static_chunks(), weft::Schedule::factoring(),
+                                  weft::Schedule::guided(std::uint64_t{1} << 40),
+                                  weft::Schedule::dynamic(std::uint64_t{1} << 61)}) {
+    std::atomic<std::uint64_t> signed_total{0}, unsigned_total{0};
+    std::atomic<std::int64_t> lowest{0};
+    rt.run([&] {
+      weft::parallel_for(
+          std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+          [&](std::int64_t b, std::int64_t e) {
+            signed_total += static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(b);
+            std::int64_t seen = lowest.load();
+            while (b < seen && !lowest.compare_exchange_weak(seen, b)) {
+            }
+          },
+          {.schedule = s});
+      weft::parallel_for(std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max(),
+                         [&](std::uint64_t b, std::uint64_t e) { unsigned_total += e - b; },
+                         {.schedule = s});
+    });
+    EXPECT_EQ(signed_total.load(), std::numeric_limits<std::uint64_t>::max()) << s.spec();
+    EXPECT_EQ(unsigned_total.load(), std::numeric_limits<std::uint64_t>::max()) << s.spec();
+    EXPECT_EQ(lowest.load(), std::numeric_limits<std::int64_t>::min()) << s.spec();
+  }
+}
+
+TEST(LoopBounds, ABoundOutsideTheIndexTypeIsRejected) {
+  EXPECT_THROW(weft::parallel_for(-1, std::size_t{4}, [](std::size_t) {}), std::invalid_argument);
+  EXPECT_THROW(weft::parallel_for(std::uint64_t{0}, -5, [](std::uint64_t) {}),
+               std::invalid_argument);
+}
+
+TEST(LoopSchedule, BadSchedulesNameTheValueAndWhatIsAllowed) {
+  EXPECT_THROW(weft::Schedule::dynamic(0), std::invalid_argument);
+  EXPECT_THROW(weft::Schedule::guided(0), std::invalid_argument);
+  for (const char* bad : {"dynamic:0", "dynamic:-3", "guided:x", "fast", "dynamic:", ""}) {
+    try {
+      weft::Schedule::parse(bad, "WEFT_SCHEDULE");
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const weft::ConfigError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("WEFT_SCHEDULE=\"" + std::string(bad) + "\""), std::string::npos) << what;
+      EXPECT_NE(what.find("allowed: static, dynamic[:K]"), std::string::npos) << what;
+    }
+  }
+  EXPECT_EQ(weft::Schedule::parse("dynamic"), weft::Schedule::dynamic(1));
+  EXPECT_EQ(weft::Schedule::parse("guided:16").spec(), "guided:16");
+  EXPECT_EQ(weft::Schedule::parse("factoring"), weft::Schedule::factoring());
+}
+
+TEST(LoopNesting, LoopsDeeperThanThePcbStackRunSeriallyAndCorrectly) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2));
+  constexpr int kDepth = 100;
+  std::atomic<int> ran{0};
+  std::function<void(int)> level = [&](int d) {
+    weft::parallel_for(0, 2, [&](int i) {
+      ran.fetch_add(1);
+      if (i == 0 && d + 1 < kDepth) level(d + 1);
+    });
+  };
+  rt.run([&] { level(0); });
+  EXPECT_EQ(ran.load(), 2 * kDepth);
+  EXPECT_GT(rt.stats().total.loops_serial, 0u) << rt.stats().table();
+}
+
+TEST(LoopStats, ForksChunksAndQueueOperationsAreCounted) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2));
+  rt.run([&] {
+    weft::parallel_for(0, 200, [&](int) {
+      weft::parallel_for(0, 50, [](int) {}, {.schedule = weft::Schedule::dynamic(1)});
+    });
+  });
+  const weft::WorkerStats t = rt.stats().total;
+  EXPECT_EQ(t.loops_forked, 201u);
+  EXPECT_GE(t.owner_chunks + t.helper_chunks, 200u * 50u);
+  EXPECT_GE(t.loops_enqueued, 1u);
+  EXPECT_LE(t.loops_enqueued, t.loops_forked);
+  EXPECT_EQ(t.loops_forked, t.loops_enqueued + t.loops_reused_in_place - t.loops_misplaced);
+}
+
+TEST(LoopAdaptive, OneWorkerWithAdaptiveForkRunsEveryLoopSerially) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 1, weft::AdaptiveFork::kOn));
+  Hits hits(1000);
+  rt.run(
+      [&] { weft::parallel_for(0, 1000, [&](int i) { hits.hit(static_cast<std::size_t>(i)); }); });
+  EXPECT_EQ(hits.check(), "");
+  EXPECT_EQ(rt.stats().total.loops_forked, 0u);
+  EXPECT_EQ(rt.stats().total.loops_serial, 1u);
+}
+
+TEST(LoopAdaptive, LazyForkHandsTheRestOutAndCountsEveryIndexOnce) {
+  for (unsigned w : {1u, 2u, 4u}) {
+    weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, w, weft::AdaptiveFork::kLazy));
+    Hits hits(200 * 100);
+    rt.run([&] {
+      weft::parallel_for(0, 200, [&](int i) {
+        weft::parallel_for(0, 100, [&](int j) { hits.hit(static_cast<std::size_t>(i * 100 + j)); });
+      });
+    });
+    EXPECT_EQ(hits.check(), "") << w << " workers";
+  }
+}
+
+TEST(LoopSerial, OutsideARuntimeLoopsRunOnTheCallingThread) {
+  const auto me = std::this_thread::get_id();
+  Hits hits(100);
+  weft::parallel_for(0, 100, [&](int i) {
+    EXPECT_EQ(std::this_thread::get_id(), me);
+    hits.hit(static_cast<std::size_t>(i));
+  });
+  EXPECT_EQ(hits.check(), "");
+}
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+TEST(LoopIdle, APoolAfterLoopsGoesBackToSleep) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 4));
+  rt.run(
+      [&] { weft::parallel_for(0, 1000, [&](int) { weft::parallel_for(0, 100, [](int) {}); }); });
+  std::this_thread::sleep_for(300ms);
+  const double before = process_cpu_seconds();
+  std::this_thread::sleep_for(1s);
+  const double used = process_cpu_seconds() - before;
+  EXPECT_LT(used, 0.1) << "the pool burned " << used << " s of CPU in 1 s after its loops\n"
+                       << rt.stats().table();
+}
+
+}  // namespace
