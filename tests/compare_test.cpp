@@ -73,7 +73,7 @@ TEST(BenchCompareArgs, ErrorsNameTheArgument) {
 TEST(BenchCompareArgs, WorkloadSpecs) {
   EXPECT_EQ(workloads::parse_spec("sparselu").text(), "sparselu:50x100");
   EXPECT_EQ(workloads::parse_spec("fft:2^10").size, "2^10");
-  EXPECT_EQ(workloads::workload_list().size(), 8u);
+  EXPECT_EQ(workloads::workload_list().size(), 14u);
   EXPECT_THROW((void)workloads::parse_spec("fib:51"), workloads::SizeError);
   EXPECT_THROW((void)workloads::parse_spec(""), workloads::SizeError);
 }

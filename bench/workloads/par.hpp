@@ -9,6 +9,14 @@
 //                         g is the one offered to thieves, f runs at once on the caller.
 //   par.scope(body)       calls body(s); s.spawn(fn) starts a void() child that may run in
 //                         parallel (fn is copied); all children have finished on return.
+//   par.for_range(depth, lo, hi, body)
+//                         the loop workloads' parallel loop over [lo, hi) (std::size_t):
+//                         body(b, e) runs the iterations [b, e), chunks possibly in
+//                         parallel; all have finished on return. `depth` counts the parallel
+//                         loops around this one (0: the outermost), for the backends whose
+//                         variants treat nested loops differently (OpenMP's outer-only
+//                         `parallel for` runs depth >= 1 serially; oneTBB keeps an
+//                         affinity_partitioner for depth 0 only).
 //
 // Children capture the caller's frame by reference: every backend finishes them before
 // invoke or scope returns. Workloads throw nothing inside tasks (OpenMP would terminate).
@@ -17,6 +25,7 @@
 // ../peers/tbb_par.hpp the parallel backends.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <utility>
 
@@ -49,6 +58,10 @@ class SerialPar {
   void scope(Body&& body) {
     Scope s;
     std::forward<Body>(body)(s);
+  }
+  template <class Body>
+  void for_range(int /*depth*/, std::size_t lo, std::size_t hi, const Body& body) {
+    if (lo < hi) body(lo, hi);
   }
 };
 
