@@ -368,7 +368,7 @@ std::string usage() {
          "  pareto-loops N[:SEED], narrow-loops OxI, empty-loop N): weft runs one series per\n"
          "  --schedule (default: WEFT_SCHEDULE or auto; WEFT_LOOPS, WEFT_LOOP_FRAMES and\n"
          "  WEFT_ADAPTIVE_FORK set the rest), each peer one per loop variant (gomp and libomp:\n"
-         "  outer, nested, taskloop; tbb: auto, simple, static, affinity); --peers gomp/nested\n"
+         "  taskloop, outer, nested; tbb: auto, simple, static, affinity); --peers gomp/nested\n"
          "  picks one. The table adds cost = median x workers, ns per innermost iteration and\n"
          "  the threads a run used (OpenMP nested: the distinct threads its regions ran on).\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"

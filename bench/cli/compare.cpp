@@ -64,24 +64,26 @@ std::vector<std::string> weft_schedules(const Options& o, bool loops) {
   return {weft::Config::from_env().schedule.spec()};
 }
 
-// One peer entry of --peers ("gomp" or "gomp/nested") as (peer, variant) pairs for `spec`:
-// a fork-join workload runs the peer once, a loop workload once per variant named or, with
-// none named, per variant the peer lists. Throws PeerError for a variant the peer lacks.
+// One peer entry of --peers ("gomp" or "gomp/nested") as (peer, variant) pairs for a
+// workload: a fork-join workload runs the peer once, a loop workload once per variant named
+// or, with none named, per variant the peer lists (one series, to be reported as skipped,
+// when the peer cannot run it). Throws PeerError for a variant the peer lacks.
 std::vector<std::pair<std::string, std::string>> peer_series(const std::string& entry,
-                                                             const std::string& program,
-                                                             bool loops) {
+                                                             const std::string& program, bool loops,
+                                                             bool runs) {
   const std::size_t slash = entry.find('/');
   const std::string peer = entry.substr(0, slash);
+  const std::string variant = slash == std::string::npos ? "" : entry.substr(slash + 1);
   if (!loops) return {{peer, ""}};
+  if (!runs) return {{peer, variant}};
   const std::vector<std::string> variants = peer_loop_variants(program);
-  if (slash == std::string::npos) {
+  if (variant.empty()) {
     std::vector<std::pair<std::string, std::string>> all;
     for (const std::string& v : variants) all.emplace_back(peer, v);
-    if (all.empty()) all.emplace_back(peer, "");  // not built or no loops: skipped below
+    if (all.empty()) all.emplace_back(peer, "");  // a peer with loops but no variants to list
     return all;
   }
-  const std::string variant = entry.substr(slash + 1);
-  if (!variants.empty() && !contains(variants, variant)) {
+  if (!contains(variants, variant)) {
     std::string known;
     for (const std::string& v : variants) known += (known.empty() ? "" : ", ") + v;
     throw PeerError("--peers " + entry + ": " + peer + " has no loop variant '" + variant +
@@ -120,7 +122,7 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
     } else if (!contains(peer_workloads(program), spec.name)) {
       skipped = "does not implement " + spec.name;
     }
-    for (const auto& series : peer_series(entry, program, w.loops)) {
+    for (const auto& series : peer_series(entry, program, w.loops, skipped.empty())) {
       if (std::find(planned.begin(), planned.end(), series) != planned.end()) continue;
       planned.push_back(series);
       for (unsigned workers : o.workers) {

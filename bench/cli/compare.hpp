@@ -1,7 +1,7 @@
 // weft-bench compare: the workloads of bench/workloads run on the serial elision, on weft
 // (each chosen steal mechanism and policy) and on every chosen peer (bench/peers: OpenMP tasks
 // on libgomp and libomp, oneTBB, Rayon), at each worker count. A loop workload runs weft once
-// per loop schedule and each peer once per loop variant (OpenMP outer, nested, taskloop;
+// per loop schedule and each peer once per loop variant (OpenMP taskloop, outer, nested;
 // oneTBB's partitioners), each its own series. Within a workload the runs
 // alternate implementation by implementation in every repetition, so that the machine's noise
 // falls on all of them alike; every run is verified, a peer's by the peer itself.

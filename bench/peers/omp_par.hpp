@@ -1,13 +1,13 @@
 // OpenMP as a backend of the compare workloads (../workloads/par.hpp). Tasks are written the
 // way the Barcelona OpenMP Tasks Suite writes them: `task` for the child, the parent
 // continues, `taskwait` to join. Loops come in three variants, chosen per run (--loops):
+//   taskloop  `taskloop` at every depth inside one parallel region (the default, and the one
+//             the fork-join workloads' run() needs: a team with one thread running the work);
 //   outer     a `parallel for` (static schedule) at depth 0; nested loops run serially, as
 //             OpenMP programs usually nest (max-active-levels 1);
 //   nested    a `parallel for` at every depth with omp_set_max_active_levels(2): each thread
 //             of the outer team forks its own inner team, so the threads multiply;
-//             threads_used() reports how many distinct threads ran a region of the run;
-//   taskloop  `taskloop` at every depth inside one parallel region (the default, and the one
-//             the fork-join workloads' run() needs: a team with one thread running the work).
+//             threads_used() reports how many distinct threads ran a region of the run.
 // The `parallel for` variants split [lo, hi) into one contiguous block per team thread, as
 // schedule(static) does, and hand each block to the body whole, so that the innermost loop
 // compiles to one vectorisable loop as it would written inline.
@@ -17,15 +17,14 @@
 
 #include <omp.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 #include <utility>
+
+#include "workloads/par.hpp"
 
 namespace workloads {
 
@@ -33,11 +32,12 @@ class OmpPar {
  public:
   static constexpr std::string_view kName = "openmp";
   // In the order compare runs them.
-  static constexpr std::array<std::string_view, 3> kLoopVariants = {"outer", "nested", "taskloop"};
+  static constexpr std::array<std::string_view, 3> kLoopVariants = {"taskloop", "outer", "nested"};
 
-  // `loops` is one of kLoopVariants, or "" for taskloop.
+  // `loops` is one of kLoopVariants, or "" for the first, taskloop.
   explicit OmpPar(int workers, std::string_view loops = "")
-      : workers_(workers), loops_(variant(loops)) {
+      : workers_(workers),
+        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "OpenMP"))) {
     omp_set_max_active_levels(loops_ == Loops::kNested ? 2 : 1);
     if (loops_ == Loops::kTaskloop) return;
       // run() opens no region for the `parallel for` variants, so the warm-up run of the peer
@@ -119,15 +119,8 @@ class OmpPar {
   }
 
  private:
-  enum class Loops : std::uint8_t { kOuter, kNested, kTaskloop };
+  enum class Loops : std::uint8_t { kTaskloop, kOuter, kNested };  // in kLoopVariants' order
 
-  static Loops variant(std::string_view loops) {
-    if (loops.empty()) return Loops::kTaskloop;
-    const auto* it = std::find(kLoopVariants.begin(), kLoopVariants.end(), loops);
-    if (it == kLoopVariants.end())
-      throw std::invalid_argument("unknown OpenMP loop variant '" + std::string(loops) + "'");
-    return static_cast<Loops>(it - kLoopVariants.begin());
-  }
   // Counts this thread once per run: a thread-local mark of the run it was last counted in.
   void note_thread() {
     thread_local std::uint64_t counted_in = 0;

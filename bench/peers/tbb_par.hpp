@@ -17,14 +17,13 @@
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 #include <utility>
+
+#include "workloads/par.hpp"
 
 namespace workloads {
 
@@ -40,7 +39,7 @@ class TbbPar {
       : limit_(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers)),
         stack_(tbb::global_control::thread_stack_size, kWorkerStackBytes),
         arena_(workers),
-        loops_(variant(loops)) {}
+        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "oneTBB"))) {}
 
   class Scope {
    public:
@@ -95,14 +94,12 @@ class TbbPar {
   // TBB's default worker stack; weft's workers get 64 MiB, so TBB's do too.
   static constexpr std::size_t kWorkerStackBytes = std::size_t{64} << 20;
 
-  enum class Loops : std::uint8_t { kAuto, kSimple, kStatic, kAffinity };
-  static Loops variant(std::string_view loops) {
-    if (loops.empty()) return Loops::kAuto;
-    const auto* it = std::find(kLoopVariants.begin(), kLoopVariants.end(), loops);
-    if (it == kLoopVariants.end())
-      throw std::invalid_argument("unknown oneTBB loop variant '" + std::string(loops) + "'");
-    return static_cast<Loops>(it - kLoopVariants.begin());
-  }
+  enum class Loops : std::uint8_t {
+    kAuto,
+    kSimple,
+    kStatic,
+    kAffinity
+  };  // in kLoopVariants' order
 
   tbb::global_control limit_;
   tbb::global_control stack_;

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <limits>
 
 #include "workloads/par.hpp"
 #include "workloads/seed_mix.hpp"
@@ -15,10 +14,7 @@ GaussJordan::Params GaussJordan::parse(std::string_view size) {
   Params p;
   p.n = static_cast<std::size_t>(
       parse_count(fields[0], "N", 1, static_cast<std::int64_t>(kMaxOrder)));
-  if (fields.size() > 1) {
-    p.seed = static_cast<std::uint64_t>(
-        parse_count(fields[1], "SEED", 0, std::numeric_limits<std::int64_t>::max()));
-  }
+  if (fields.size() > 1) p.seed = parse_seed(fields[1]);
   return p;
 }
 

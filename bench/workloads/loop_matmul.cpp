@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 
 #include "workloads/seed_mix.hpp"
 
@@ -55,9 +54,7 @@ MatmulLoops::Params MatmulLoops::parse(std::string_view size) {
     }
     p.order = static_cast<Order>(it - kOrderNames.begin());
   }
-  if (fields.size() > 2)
-    p.seed = static_cast<std::uint64_t>(
-        parse_count(fields[2], "SEED", 0, std::numeric_limits<std::int64_t>::max()));
+  if (fields.size() > 2) p.seed = parse_seed(fields[2]);
   return p;
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "workloads/seed_mix.hpp"
 
@@ -72,10 +71,7 @@ ParetoLoops::Params ParetoLoops::parse(std::string_view size) {
   const auto fields = split_size(size, 1, 2, "N[:SEED] (e.g. 20000:7)");
   Params p;
   p.n = static_cast<std::size_t>(parse_count(fields[0], "N", 1, std::int64_t{1} << 22));
-  if (fields.size() > 1) {
-    p.seed = static_cast<std::uint64_t>(
-        parse_count(fields[1], "SEED", 0, std::numeric_limits<std::int64_t>::max()));
-  }
+  if (fields.size() > 1) p.seed = parse_seed(fields[1]);
   return p;
 }
 

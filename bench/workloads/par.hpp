@@ -25,11 +25,29 @@
 // ../peers/tbb_par.hpp the parallel backends.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 
 namespace workloads {
+
+// The index of `name` in a backend's loop variants (its kLoopVariants), "" meaning the
+// first; throws std::invalid_argument naming `backend` for an unknown one.
+template <std::size_t N>
+std::size_t loop_variant(const std::array<std::string_view, N>& variants, std::string_view name,
+                         std::string_view backend) {
+  if (name.empty()) return 0;
+  const auto* it = std::find(variants.begin(), variants.end(), name);
+  if (it == variants.end()) {
+    throw std::invalid_argument("unknown " + std::string(backend) + " loop variant '" +
+                                std::string(name) + "'");
+  }
+  return static_cast<std::size_t>(it - variants.begin());
+}
 
 // The serial elision: every spawn becomes a call, in program order. It is the baseline of
 // every speedup, and the reference the parallel outputs are checked against.

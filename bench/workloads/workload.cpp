@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace workloads {
@@ -47,6 +48,11 @@ std::int64_t parse_count(std::string_view text, std::string_view what, std::int6
   if (value < lo || value > hi)
     throw fail("is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return value;
+}
+
+std::uint64_t parse_seed(std::string_view text) {
+  return static_cast<std::uint64_t>(
+      parse_count(text, "SEED", 0, std::numeric_limits<std::int64_t>::max()));
 }
 
 std::vector<std::string_view> split_size(std::string_view size, std::size_t min, std::size_t max,

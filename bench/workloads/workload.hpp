@@ -70,6 +70,9 @@ Outcome measure(const typename W::Params& params, Par& par) {
 std::int64_t parse_count(std::string_view text, std::string_view what, std::int64_t lo,
                          std::int64_t hi);
 
+// A seed field of a size: any integer in [0, 2^63). Throws SizeError ("SEED: ...").
+std::uint64_t parse_seed(std::string_view text);
+
 // Splits a size of colon-separated fields ("300:ijk:7") into between `min` and `max` fields;
 // throws SizeError "expected <form>" otherwise, or when a field is empty.
 std::vector<std::string_view> split_size(std::string_view size, std::size_t min, std::size_t max,
