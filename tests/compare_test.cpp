@@ -70,10 +70,29 @@ TEST(BenchCompareArgs, ErrorsNameTheArgument) {
   EXPECT_NE(mechanism.find("(allowed: concurrent, request)"), std::string::npos) << mechanism;
 }
 
+TEST(BenchCompareArgs, LoopSchedulesAndPeerVariants) {
+  const Options o = parse({"compare", "--workloads", "matmul-loops:150:kij", "--schedule",
+                           "dynamic,factoring,dynamic:1", "--peers", "gomp/nested,tbb,gomp"});
+  EXPECT_EQ(o.workload_specs, std::vector<std::string>{"matmul-loops:150:kij"});
+  EXPECT_EQ(o.schedules, (std::vector<std::string>{"dynamic:1", "factoring"}));
+  EXPECT_EQ(o.peers, (std::vector<std::string>{"gomp/nested", "tbb", "gomp"}));
+  EXPECT_TRUE(parse({"compare"}).schedules.empty());
+  const std::string schedule = error_of({"compare", "--schedule", "dynamic:0"});
+  EXPECT_EQ(schedule.rfind("--schedule dynamic:0: ", 0), 0u) << schedule;
+  EXPECT_EQ(error_of({"compare", "--peers", "gomp/"}),
+            "--peers gomp/: empty loop variant after '/'");
+  EXPECT_EQ(
+      error_of({"compare", "--peers", "cilk/nested"}).rfind("--peers cilk/nested: unknown peer", 0),
+      0u);
+  EXPECT_EQ(error_of({"uts", "--schedule", "static"}), "--schedule: unknown option");
+  EXPECT_NE(error_of({"compare", "--workloads", "matmul-loops:300:ikk"}).find("permutation of ijk"),
+            std::string::npos);
+}
+
 TEST(BenchCompareArgs, WorkloadSpecs) {
   EXPECT_EQ(workloads::parse_spec("sparselu").text(), "sparselu:50x100");
   EXPECT_EQ(workloads::parse_spec("fft:2^10").size, "2^10");
-  EXPECT_EQ(workloads::workload_list().size(), 8u);
+  EXPECT_EQ(workloads::workload_list().size(), 14u);
   EXPECT_THROW((void)workloads::parse_spec("fib:51"), workloads::SizeError);
   EXPECT_THROW((void)workloads::parse_spec(""), workloads::SizeError);
 }
@@ -110,6 +129,27 @@ TEST(BenchComparePeerProtocol, ArgumentsAndLine) {
             "--workers: '0' is out of range [1, 4096]");
   EXPECT_EQ(error_of_peer({"--bogus"}), "--bogus: unknown option");
   EXPECT_EQ(error_of_peer({"--workload"}), "--workload: needs a value");
+
+  const std::vector<std::string_view> variants{"outer", "nested"};
+  const std::vector<std::string_view> loop_args{"--workload", "gauss-jordan:20", "--workers",
+                                                "2",          "--loops",         "nested"};
+  EXPECT_EQ(peers::parse_peer_args(loop_args, variants).loops, "nested");
+  EXPECT_TRUE(peers::parse_peer_args(std::vector<std::string_view>{"--list-loops"}).list_loops);
+  const auto error_with_variants = [&](std::vector<std::string_view> a) -> std::string {
+    try {
+      (void)peers::parse_peer_args(a, variants);
+    } catch (const workloads::SizeError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_with_variants({"--workload", "gauss-jordan", "--workers", "2", "--loops", "x"}),
+            "--loops x: unknown loop variant (known: outer, nested)");
+  EXPECT_EQ(error_with_variants({"--workload", "fib", "--workers", "2", "--loops", "outer"}),
+            "--loops: applies to the loop workloads only, not fib");
+  out.error.clear();
+  out.threads = 9;
+  EXPECT_EQ(weft_bench::json_field(peers::outcome_line("x", o, out), "threads"), "9");
 }
 
 TEST(BenchComparePeerProtocol, APeerThatBreaksTheProtocolIsAnError) {
@@ -160,6 +200,82 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
   const std::string json = weft_bench::compare_json(result);
   EXPECT_EQ(json.rfind("{\"command\":\"compare\"", 0), 0u);
   EXPECT_NE(json.find("\"ratios\":["), std::string::npos);
+}
+
+// A loop workload end to end: weft once per schedule, each built peer once per loop variant
+// it lists (OpenMP: outer, nested, taskloop; oneTBB: four partitioners), Rayon skipped; all
+// verified with the serial result; the table and JSON carry cost, ns per iteration, threads.
+TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
+  Options o = parse({"compare", "--workloads", "matmul-loops:20:kij,gauss-jordan:12", "--workers",
+                     "1,2", "--steal", "one", "--schedule", "dynamic:1,factoring", "--repeat", "2",
+                     "--peer-dir", WEFT_TEST_PEER_DIR});
+  const weft_bench::CompareResult result = weft_bench::run_compare(o);
+  ASSERT_EQ(result.workloads.size(), 2u);
+  const std::vector<std::string> built = built_peers();
+  const auto is_built = [&](const std::string& peer) {
+    return std::find(built.begin(), built.end(), peer) != built.end();
+  };
+  const auto variants_of = [&](const std::string& peer) -> std::size_t {
+    if (!is_built(peer)) return 1;  // one skipped series
+    if (peer == "gomp" || peer == "libomp") return 3;
+    if (peer == "tbb") return 4;
+    return 1;  // rayon: no loop workloads
+  };
+  std::size_t peer_runs = 0;
+  for (const std::string& peer : weft_bench::known_peers()) peer_runs += 2 * variants_of(peer);
+  for (const auto& w : result.workloads) {
+    EXPECT_TRUE(w.loops);
+    EXPECT_GT(w.iterations, 0u);
+    ASSERT_EQ(w.runs.size(), 1u + 2u * 2u + peer_runs) << w.spec.text();
+    EXPECT_EQ(w.runs[1].label(), "weft concurrent/one dynamic:1 w=1");
+    EXPECT_EQ(w.runs[4].label(), "weft concurrent/one factoring w=2");
+    for (const auto& run : w.runs) {
+      if (run.impl == "rayon" || (run.is_peer() && !is_built(run.impl))) {
+        EXPECT_FALSE(run.skipped.empty()) << run.label();
+        continue;
+      }
+      EXPECT_TRUE(run.skipped.empty()) << run.label() << ": " << run.skipped;
+      EXPECT_EQ(run.times.size(), 2u) << run.label();
+      EXPECT_EQ(run.result, w.runs.front().result) << run.label();
+      if (run.is_peer()) {
+        EXPECT_FALSE(run.variant.empty()) << run.label();
+      }
+    }
+  }
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_NE(table.find("cost s"), std::string::npos) << table;
+  EXPECT_NE(table.find("ns/iter threads"), std::string::npos) << table;
+  const std::string json = weft_bench::compare_json(result);
+  EXPECT_NE(json.find("\"schedule\":\"factoring\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"ns_per_iteration\":"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"cost_s\":"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"loops\":true"), std::string::npos) << json;
+  if (is_built("gomp")) {
+    EXPECT_NE(table.find("gomp/nested w=2"), std::string::npos) << table;
+    EXPECT_NE(json.find("\"variant\":\"taskloop\""), std::string::npos) << json;
+    // The nested variant reports the threads its regions ran on: at least the outer team.
+    for (const auto& run : result.workloads[0].runs)
+      if (run.label() == "gomp/nested w=2") {
+        EXPECT_GE(run.threads, 2u);
+      }
+    // One variant picked by name; a variant the peer lacks is an error, not a silent skip.
+    Options one =
+        parse({"compare", "--workloads", "empty-loop:100", "--workers", "2", "--steal", "one",
+               "--peers", "gomp/outer", "--repeat", "1", "--peer-dir", WEFT_TEST_PEER_DIR});
+    const auto picked = weft_bench::run_compare(one);
+    ASSERT_EQ(picked.workloads[0].runs.size(), 3u);
+    EXPECT_EQ(picked.workloads[0].runs[2].label(), "gomp/outer w=2");
+    one.peers = {"gomp/bogus"};
+    try {
+      (void)weft_bench::run_compare(one);
+      ADD_FAILURE() << "gomp/bogus ran";
+    } catch (const weft_bench::PeerError& e) {
+      EXPECT_NE(std::string(e.what()).find("gomp has no loop variant 'bogus' (known: taskloop, "
+                                           "outer, nested)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 std::size_t occurrences(const std::string& text, const std::string& what) {

@@ -55,6 +55,21 @@ std::string known_presets() {
   return names;
 }
 
+// Each spec once, as Schedule::spec() writes it back ("dynamic" becomes "dynamic:1").
+std::vector<std::string> parse_schedules(std::string_view text) {
+  std::vector<std::string> specs;
+  for (std::string_view s : split_list("--schedule", text)) {
+    std::string spec;
+    try {
+      spec = weft::Schedule::parse(s, "--schedule").spec();
+    } catch (const weft::ConfigError& e) {
+      throw UsageError("--schedule " + std::string(s), e.what());
+    }
+    if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+  }
+  return specs;
+}
+
 std::vector<std::string> parse_steal(std::string_view text) {
   std::vector<std::string> specs;
   for (std::string_view s : split_list("--steal", text)) {
@@ -153,10 +168,13 @@ std::vector<std::string> parse_peers(std::string_view text) {
   std::string known;
   for (const std::string& p : known_peers()) known += (known.empty() ? "" : ", ") + p;
   for (std::string_view s : split_list("--peers", text)) {
-    const std::string name(s);
+    // "gomp" or "gomp/nested": a peer, or one of its loop variants (the peer checks those).
+    const std::string name(s.substr(0, s.find('/')));
     if (std::find(known_peers().begin(), known_peers().end(), name) == known_peers().end())
-      throw UsageError("--peers " + name, "unknown peer (known: " + known + ", or none)");
-    if (std::find(peers.begin(), peers.end(), name) == peers.end()) peers.push_back(name);
+      throw UsageError("--peers " + std::string(s), "unknown peer (known: " + known + ", or none)");
+    if (s.size() == name.size() + 1)
+      throw UsageError("--peers " + std::string(s), "empty loop variant after '/'");
+    if (std::find(peers.begin(), peers.end(), s) == peers.end()) peers.emplace_back(s);
   }
   return peers;
 }
@@ -248,8 +266,8 @@ Options parse_args(std::span<const std::string_view> args) {
         flag == "--json" || (o.command != Command::kCompare && flag == "--trace") ||
         (o.command == Command::kUts &&
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
-        (o.command == Command::kCompare &&
-         (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir"));
+        (o.command == Command::kCompare && (flag == "--workloads" || flag == "--peers" ||
+                                            flag == "--peer-dir" || flag == "--schedule"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -294,6 +312,8 @@ Options parse_args(std::span<const std::string_view> args) {
       o.workload_specs = parse_workload_specs(value);
     } else if (flag == "--peers") {
       o.peers = parse_peers(value);
+    } else if (flag == "--schedule") {
+      o.schedules = parse_schedules(value);
     } else if (flag == "--peer-dir") {
       if (value.empty()) throw UsageError(flag, "empty directory name");
       o.peer_dir = value;
@@ -323,6 +343,7 @@ std::string usage() {
          "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal one,half] [--workers 2]\n"
          "                 [--mechanism concurrent,request] [--peers gomp,libomp,tbb,rayon|none]\n"
          "                 [--peer-dir DIR] [--repeat 3] [--json FILE] [--profile]\n"
+         "                 [--schedule dynamic:1,factoring,...]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -343,6 +364,13 @@ std::string usage() {
          "  dies of it. Workloads and default sizes: " +
          workload_names() +
          ".\n"
+         "Loop workloads (matmul-loops N:ORDER[:SEED], gauss-jordan N[:SEED], triangle-loops N,\n"
+         "  pareto-loops N[:SEED], narrow-loops OxI, empty-loop N): weft runs one series per\n"
+         "  --schedule (default: WEFT_SCHEDULE or auto; WEFT_LOOPS, WEFT_LOOP_FRAMES and\n"
+         "  WEFT_ADAPTIVE_FORK set the rest), each peer one per loop variant (gomp and libomp:\n"
+         "  taskloop, outer, nested; tbb: auto, simple, static, affinity); --peers gomp/nested\n"
+         "  picks one. The table adds cost = median x workers, ns per innermost iteration and\n"
+         "  the threads a run used (OpenMP nested: the distinct threads its regions ran on).\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
          "  --steal: every weft run is one (mechanism, policy, workers), labelled e.g.\n"
          "  \"weft request/half w=2\", with \"mechanism\":\"request\" in its JSON run object;\n"

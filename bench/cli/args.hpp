@@ -63,8 +63,11 @@ struct Options {
   int fib_n = 35;
   // compare
   std::vector<std::string> workload_specs;  // each accepted by workloads::parse_spec
-  std::vector<std::string> peers;           // names from known_peers()
-  std::string peer_dir;                     // "" = default_peer_dir()
+  std::vector<std::string> peers;           // names from known_peers(), each maybe "/VARIANT"
+  // Loop workloads: weft's schedules, one series each (Schedule::spec()); empty = the one
+  // the Config from the environment names.
+  std::vector<std::string> schedules;
+  std::string peer_dir;  // "" = default_peer_dir()
 };
 
 // The trace's cap: events kept per worker of each weft runtime (32 bytes each in memory,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <weft/weft.hpp>
 
 #include "cli/peer_process.hpp"
@@ -56,22 +57,64 @@ CompareRun make_run(std::string impl, std::string steal, unsigned workers, std::
   return run;
 }
 
-// Sets up every implementation of `spec`: serial first, then weft per mechanism, policy and
-// worker count, then the peers (skipped ones keep their reason and never run).
+// weft's loop schedules for a loop workload: --schedule, else the Config's; "" otherwise.
+std::vector<std::string> weft_schedules(const Options& o, bool loops) {
+  if (!loops) return {""};
+  if (!o.schedules.empty()) return o.schedules;
+  return {weft::Config::from_env().schedule.spec()};
+}
+
+// One peer entry of --peers ("gomp" or "gomp/nested") as (peer, variant) pairs for a
+// workload: a fork-join workload runs the peer once, a loop workload once per variant named
+// or, with none named, per variant the peer lists (one series, to be reported as skipped,
+// when the peer cannot run it). Throws PeerError for a variant the peer lacks.
+std::vector<std::pair<std::string, std::string>> peer_series(const std::string& entry,
+                                                             const std::string& program, bool loops,
+                                                             bool runs) {
+  const std::size_t slash = entry.find('/');
+  const std::string peer = entry.substr(0, slash);
+  const std::string variant = slash == std::string::npos ? "" : entry.substr(slash + 1);
+  if (!loops) return {{peer, ""}};
+  if (!runs) return {{peer, variant}};
+  const std::vector<std::string> variants = peer_loop_variants(program);
+  if (variant.empty()) {
+    std::vector<std::pair<std::string, std::string>> all;
+    for (const std::string& v : variants) all.emplace_back(peer, v);
+    if (all.empty()) all.emplace_back(peer, "");  // a peer with loops but no variants to list
+    return all;
+  }
+  if (!contains(variants, variant)) {
+    std::string known;
+    for (const std::string& v : variants) known += (known.empty() ? "" : ", ") + v;
+    throw PeerError("--peers " + entry + ": " + peer + " has no loop variant '" + variant +
+                    "' (known: " + known + ")");
+  }
+  return {{peer, variant}};
+}
+
+// Sets up every implementation of `spec`: serial first, then weft per mechanism, policy,
+// schedule (loop workloads) and worker count, then the peers, per loop variant on a loop
+// workload (skipped ones keep their reason and never run).
 CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
-  CompareWorkload w{spec, {}};
+  CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0};
   w.runs.push_back(make_run("serial", "", 1, ""));
   for (const weft::StealMechanism mechanism : o.mechanisms) {
     for (const std::string& steal : o.steal) {
-      for (unsigned workers : o.workers) {
-        const weft::Config c = weft_run_config(o, mechanism, steal, workers);
-        w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
-        weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+      for (const std::string& schedule : weft_schedules(o, w.loops)) {
+        for (unsigned workers : o.workers) {
+          weft::Config c = weft_run_config(o, mechanism, steal, workers);
+          if (!schedule.empty()) c.schedule = weft::Schedule::parse(schedule);
+          w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
+          w.runs.back().schedule = schedule;
+          weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+        }
       }
     }
   }
-  for (const std::string& peer : o.peers) {
+  std::vector<std::pair<std::string, std::string>> planned;
+  for (const std::string& entry : o.peers) {
+    const std::string peer = entry.substr(0, entry.find('/'));
     const std::string program = peer_dir + "/weft-peer-" + peer;
     std::string skipped;
     if (access(program.c_str(), X_OK) != 0) {
@@ -79,7 +122,14 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
     } else if (!contains(peer_workloads(program), spec.name)) {
       skipped = "does not implement " + spec.name;
     }
-    for (unsigned workers : o.workers) w.runs.push_back(make_run(peer, "", workers, skipped));
+    for (const auto& series : peer_series(entry, program, w.loops, skipped.empty())) {
+      if (std::find(planned.begin(), planned.end(), series) != planned.end()) continue;
+      planned.push_back(series);
+      for (unsigned workers : o.workers) {
+        w.runs.push_back(make_run(peer, "", workers, skipped));
+        w.runs.back().variant = series.second;
+      }
+    }
   }
   return w;
 }
@@ -94,11 +144,12 @@ const std::vector<std::string>& known_peers() {
 std::string CompareRun::label() const {
   if (impl == "serial") return impl;
   if (impl == "weft") return "weft " + weft_config() + " w=" + std::to_string(workers);
-  return impl + " w=" + std::to_string(workers);
+  return impl + (variant.empty() ? "" : "/" + variant) + " w=" + std::to_string(workers);
 }
 
 std::string CompareRun::weft_config() const {
-  return std::string(weft::mechanism_name(mechanism)) + "/" + steal;
+  return std::string(weft::mechanism_name(mechanism)) + "/" + steal +
+         (schedule.empty() ? "" : " " + schedule);
 }
 
 std::string default_peer_dir() {
@@ -147,23 +198,27 @@ CompareResult run_compare(const Options& o, const Progress& progress) {
           check(run, spec, out.error);
           seconds = out.seconds;
           run.result = out.result;
+          w.iterations = out.iterations;
         } else if (run.impl == "weft") {
           auto slot = std::find_if(weft_slots.begin(), weft_slots.end(),
                                    [i](const WeftSlot& s) { return s.run == i; });
           weft::Runtime& rt = *slot->rt;
           weft::Stats stats;
-          workloads::WeftPar par(rt, &stats);
+          weft::LoopOptions loops;
+          if (!run.schedule.empty()) loops.schedule = weft::Schedule::parse(run.schedule);
+          workloads::WeftPar par(rt, &stats, loops);
           const workloads::Outcome out = workloads::run_spec(spec, par);
           check(run, spec, out.error);
           seconds = out.seconds;
           run.result = out.result;
           add_stats(run, stats);
         } else {
-          const PeerRun out =
-              run_peer(result.peer_dir + "/weft-peer-" + run.impl, spec.text(), run.workers);
+          const PeerRun out = run_peer(result.peer_dir + "/weft-peer-" + run.impl, spec.text(),
+                                       run.workers, run.variant);
           check(run, spec, out.verified ? "" : out.error);
           seconds = out.seconds;
           run.result = out.result;
+          run.threads = std::max(run.threads, out.threads);
         }
         run.times.push_back(seconds);
       }

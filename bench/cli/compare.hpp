@@ -1,10 +1,13 @@
 // weft-bench compare: the workloads of bench/workloads run on the serial elision, on weft
 // (each chosen steal mechanism and policy) and on every chosen peer (bench/peers: OpenMP tasks
-// on libgomp and libomp, oneTBB, Rayon), at each worker count. Within a workload the runs
+// on libgomp and libomp, oneTBB, Rayon), at each worker count. A loop workload runs weft once
+// per loop schedule and each peer once per loop variant (OpenMP taskloop, outer, nested;
+// oneTBB's partitioners), each its own series. Within a workload the runs
 // alternate implementation by implementation in every repetition, so that the machine's noise
 // falls on all of them alike; every run is verified, a peer's by the peer itself.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 #include <weft/stats.hpp>
@@ -23,21 +26,29 @@ struct CompareRun {
   std::string impl;  // "serial", "weft", or a peer's name
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
   std::string steal;                                                   // weft only
+  std::string schedule;  // weft on a loop workload: the Schedule spec ("dynamic:1")
+  std::string variant;   // a peer on a loop workload: its loop variant ("nested")
   unsigned workers = 1;
-  std::vector<double> times;                  // seconds, one per repetition; empty when skipped
-  std::string result;                         // the last run's account of its output
-  std::string skipped;                        // why a peer did not run ("" = it ran)
-  weft::WorkerStats counters;                 // weft: summed over the repetitions
+  unsigned threads = 0;        // threads the run used, where its peer reports them (else 0)
+  std::vector<double> times;   // seconds, one per repetition; empty when skipped
+  std::string result;          // the last run's account of its output
+  std::string skipped;         // why a peer did not run ("" = it ran)
+  weft::WorkerStats counters;  // weft: summed over the repetitions
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 
-  std::string label() const;        // "serial", "weft request/half w=2", "gomp w=2"
-  std::string weft_config() const;  // weft: "request/half", the mechanism and the policy
+  // "serial", "weft request/half w=2", "weft concurrent/one dynamic:1 w=2", "gomp w=2",
+  // "gomp/nested w=2"
+  std::string label() const;
+  // weft: "request/half", the mechanism and the policy, then the schedule if any
+  std::string weft_config() const;
   bool is_peer() const { return impl != "serial" && impl != "weft"; }
 };
 
 struct CompareWorkload {
   workloads::Spec spec;
   std::vector<CompareRun> runs;  // runs[0] is the serial elision
+  bool loops = false;            // a loop workload (workloads::is_loop_workload)
+  std::uint64_t iterations = 0;  // a loop workload's innermost iterations per run
 };
 
 struct CompareResult {

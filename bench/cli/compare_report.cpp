@@ -38,20 +38,32 @@ std::string profile_cells(const CompareRun& run, int repeat) {
   return line + "\n";
 }
 
+// The threads a run used: what its peer reported, else its workers.
+unsigned threads_of(const CompareRun& run) { return run.threads != 0 ? run.threads : run.workers; }
+
+// Nanoseconds per innermost iteration of a loop workload (per chunk under dynamic:1).
+double ns_per_iteration(const CompareWorkload& w, double seconds) {
+  return seconds * 1e9 / static_cast<double>(w.iterations);
+}
+
 void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled, int repeat) {
+  const bool per_iteration = w.loops && w.iterations != 0;
   out << "\n" << w.spec.text() << "    (" << w.runs.front().result << ")\n";
-  out << format("  %-30s %10s %10s %10s %8s  %s\n", "implementation", "median s", "min s", "max s",
-                "speedup", "weft/peer median (min-max), weft's best mechanism/policy");
+  out << format("  %-36s %10s %10s %10s %8s %10s", "implementation", "median s", "min s", "max s",
+                "speedup", "cost s");
+  if (per_iteration) out << format(" %9s %7s", "ns/iter", "threads");
+  out << "  weft/peer median (min-max), weft's best mechanism/policy\n";
   const double base = serial_median(w);
   const std::vector<PeerRatio> ratios = peer_ratios(w);
   for (const CompareRun& run : w.runs) {
     if (!run.skipped.empty()) {
-      out << format("  %-30s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
+      out << format("  %-36s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
       continue;
     }
     const double m = median(run.times);
-    out << format("  %-30s %10.4f %10.4f %10.4f %8.2f", run.label().c_str(), m, min_of(run.times),
-                  max_of(run.times), base / m);
+    out << format("  %-36s %10.4f %10.4f %10.4f %8.2f %10.4f", run.label().c_str(), m,
+                  min_of(run.times), max_of(run.times), base / m, m * run.workers);
+    if (per_iteration) out << format(" %9.2f %7u", ns_per_iteration(w, m), threads_of(run));
     if (const PeerRatio* r = ratio_of(ratios, run))
       out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max,
                     r->weft->weft_config().c_str());
@@ -63,13 +75,17 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
     if (run.impl == "weft") out << profile_cells(run, repeat);
 }
 
-void run_json(std::ostringstream& out, const CompareRun& run, double base, int repeat) {
-  // "mechanism" and "steal" are null for serial and the peers, as in the fib and UTS JSON.
+void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRun& run, double base,
+              int repeat) {
+  // "mechanism" and "steal" are null for serial and the peers, as in the fib and UTS JSON;
+  // "schedule" is weft's on a loop workload, "variant" a peer's, null otherwise.
   const bool weft = run.impl == "weft";
+  const auto or_null = [](const std::string& v) { return v.empty() ? "null" : quote(v); };
   out << "{\"impl\":" << quote(run.impl)
       << ",\"mechanism\":" << (weft ? quote(weft::mechanism_name(run.mechanism)) : "null")
-      << ",\"steal\":" << (weft ? quote(run.steal) : "null") << ",\"workers\":" << run.workers
-      << ",\"label\":" << quote(run.label());
+      << ",\"steal\":" << (weft ? quote(run.steal) : "null")
+      << ",\"schedule\":" << or_null(run.schedule) << ",\"variant\":" << or_null(run.variant)
+      << ",\"workers\":" << run.workers << ",\"label\":" << quote(run.label());
   if (!run.skipped.empty()) {
     out << ",\"skipped\":" << quote(run.skipped) << "}";
     return;
@@ -79,7 +95,11 @@ void run_json(std::ostringstream& out, const CompareRun& run, double base, int r
   const double m = median(run.times);
   out << "],\"median_s\":" << number(m) << ",\"min_s\":" << number(min_of(run.times))
       << ",\"max_s\":" << number(max_of(run.times)) << ",\"speedup\":" << number(base / m)
-      << ",\"result\":" << quote(run.result);
+      << ",\"cost_s\":" << number(m * run.workers) << ",\"result\":" << quote(run.result);
+  if (w.loops && w.iterations != 0) {
+    out << ",\"ns_per_iteration\":" << number(ns_per_iteration(w, m))
+        << ",\"threads\":" << threads_of(run);
+  }
   if (run.impl == "weft") {
     const auto per_rep = [repeat](std::uint64_t v) {
       return number(static_cast<double>(v) / static_cast<double>(repeat));
@@ -106,7 +126,8 @@ void run_json(std::ostringstream& out, const CompareRun& run, double base, int r
 std::string compare_table(const CompareResult& result) {
   std::ostringstream out;
   out << "weft-bench compare: " << result.repeat
-      << " alternated repetitions; speedup = serial median / median; weft/peer < 1: weft faster\n";
+      << " alternated repetitions; speedup = serial median / median; cost = median x workers;"
+         " weft/peer < 1: weft faster\n";
   for (const CompareWorkload& w : result.workloads)
     workload_table(out, w, result.profiled, result.repeat);
   return out.str();
@@ -122,20 +143,24 @@ std::string compare_json(const CompareResult& result) {
     const double base = serial_median(w);
     out << (k ? "," : "") << "{\"spec\":" << quote(w.spec.text())
         << ",\"name\":" << quote(w.spec.name) << ",\"size\":" << quote(w.spec.size)
+        << ",\"loops\":" << (w.loops ? "true" : "false") << ",\"iterations\":" << w.iterations
         << ",\"runs\":[";
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
       out << (i ? "," : "");
-      run_json(out, w.runs[i], base, result.repeat);
+      run_json(out, w, w.runs[i], base, result.repeat);
     }
     out << "],\"ratios\":[";
     const std::vector<PeerRatio> ratios = peer_ratios(w);
     for (std::size_t i = 0; i < ratios.size(); ++i) {
       const PeerRatio& r = ratios[i];
       out << (i ? "," : "") << "{\"peer\":" << quote(r.peer->impl)
+          << ",\"variant\":" << (r.peer->variant.empty() ? "null" : quote(r.peer->variant))
           << ",\"workers\":" << r.peer->workers
           << ",\"weft_mechanism\":" << quote(weft::mechanism_name(r.weft->mechanism))
-          << ",\"weft_steal\":" << quote(r.weft->steal) << ",\"median\":" << number(r.median)
-          << ",\"min\":" << number(r.min) << ",\"max\":" << number(r.max) << "}";
+          << ",\"weft_steal\":" << quote(r.weft->steal)
+          << ",\"weft_schedule\":" << (r.weft->schedule.empty() ? "null" : quote(r.weft->schedule))
+          << ",\"median\":" << number(r.median) << ",\"min\":" << number(r.min)
+          << ",\"max\":" << number(r.max) << "}";
     }
     out << "]}";
   }

@@ -89,10 +89,13 @@ std::string json_field(const std::string& line, const std::string& key) {
   return line.substr(i, end - i);
 }
 
-PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers) {
+PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers,
+                 const std::string& loops) {
   int status = 0;
-  const std::string out = run_program(
-      program, {"--workload", spec, "--workers", std::to_string(workers), "--repeat", "1"}, status);
+  std::vector<std::string> args{"--workload", spec, "--workers", std::to_string(workers),
+                                "--repeat",   "1"};
+  if (!loops.empty()) args.insert(args.end(), {"--loops", loops});
+  const std::string out = run_program(program, args, status);
   std::istringstream lines(out);
   std::string line;
   std::getline(lines, line);
@@ -108,17 +111,24 @@ PeerRun run_peer(const std::string& program, const std::string& spec, unsigned w
   run.result = json_field(line, "result");
   run.verified = json_field(line, "verified") == "true";
   if (!run.verified) run.error = json_field(line, "error");
+  if (line.find("\"threads\":") != std::string::npos) {
+    const std::string threads = json_field(line, "threads");
+    run.threads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
+  }
   if (run.verified && status != 0)
     throw PeerError(program + " --workload " + spec + ": exit status " + std::to_string(status));
   return run;
 }
 
-std::vector<std::string> peer_workloads(const std::string& program) {
+namespace {
+
+// The first word of each line `program flag` prints; empty if it cannot be run or fails.
+std::vector<std::string> listed(const std::string& program, const std::string& flag) {
   if (access(program.c_str(), X_OK) != 0) return {};
   int status = 0;
   std::string out;
   try {
-    out = run_program(program, {"--list"}, status);
+    out = run_program(program, {flag}, status);
   } catch (const PeerError&) {
     return {};
   }
@@ -130,6 +140,16 @@ std::vector<std::string> peer_workloads(const std::string& program) {
     if (!name.empty()) names.push_back(name);
   }
   return names;
+}
+
+}  // namespace
+
+std::vector<std::string> peer_workloads(const std::string& program) {
+  return listed(program, "--list");
+}
+
+std::vector<std::string> peer_loop_variants(const std::string& program) {
+  return listed(program, "--list-loops");
 }
 
 }  // namespace weft_bench

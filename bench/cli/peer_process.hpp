@@ -14,7 +14,8 @@ struct PeerRun {
   double seconds = 0;
   std::string result;
   bool verified = false;
-  std::string error;  // the peer's reason when !verified
+  std::string error;     // the peer's reason when !verified
+  unsigned threads = 0;  // "threads", where the peer reports it
 };
 
 // A peer that could not be run or broke the protocol (no line, bad line, exit status).
@@ -29,13 +30,16 @@ class PeerError : public std::runtime_error {
 std::string run_program(const std::string& program, const std::vector<std::string>& args,
                         int& status);
 
-// `program --workload spec --workers w --repeat 1`, parsed. Throws PeerError when the peer
-// fails to answer with one well-formed line; a run that fails its verification is returned
-// with verified = false.
-PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers);
+// `program --workload spec --workers w --repeat 1 [--loops loops]`, parsed. Throws PeerError
+// when the peer fails to answer with one well-formed line; a run that fails its verification
+// is returned with verified = false.
+PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers,
+                 const std::string& loops = "");
 
 // The workload names `program --list` prints; empty if it cannot be run.
 std::vector<std::string> peer_workloads(const std::string& program);
+// The loop variants `program --list-loops` prints; empty if it cannot be run.
+std::vector<std::string> peer_loop_variants(const std::string& program);
 
 // The value of "key" in a one-line JSON object of flat fields (the protocol's lines); throws
 // PeerError if absent or malformed. Strings are unescaped.

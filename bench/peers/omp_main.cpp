@@ -22,5 +22,7 @@ int main(int argc, char** argv) {
   std::string_view name = argc > 0 ? argv[0] : "openmp";
   name = name.substr(name.rfind('/') + 1);  // npos + 1 == 0: no slash
   if (name.starts_with("weft-peer-")) name.remove_prefix(std::string_view("weft-peer-").size());
-  return peers::peer_main(name, argc, argv, [](int workers) { return workloads::OmpPar(workers); });
+  return peers::peer_main(name, argc, argv, [](int workers, std::string_view loops) {
+    return workloads::OmpPar(workers, loops);
+  });
 }

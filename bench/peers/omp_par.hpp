@@ -1,19 +1,54 @@
-// OpenMP tasks as a backend of the compare workloads (../workloads/par.hpp), written the way
-// the Barcelona OpenMP Tasks Suite writes them: `task` for the child, the parent continues,
-// `taskwait` to join. The same object code runs on GCC's libgomp and on LLVM's libomp
-// (which implements the GOMP_* entry points GCC emits), so the two differ only in runtime.
+// OpenMP as a backend of the compare workloads (../workloads/par.hpp). Tasks are written the
+// way the Barcelona OpenMP Tasks Suite writes them: `task` for the child, the parent
+// continues, `taskwait` to join. Loops come in three variants, chosen per run (--loops):
+//   taskloop  `taskloop` at every depth inside one parallel region (the default, and the one
+//             the fork-join workloads' run() needs: a team with one thread running the work);
+//   outer     a `parallel for` (static schedule) at depth 0; nested loops run serially, as
+//             OpenMP programs usually nest (max-active-levels 1);
+//   nested    a `parallel for` at every depth with omp_set_max_active_levels(2): each thread
+//             of the outer team forks its own inner team, so the threads multiply;
+//             threads_used() reports how many distinct threads ran a region of the run.
+// The `parallel for` variants split [lo, hi) into one contiguous block per team thread, as
+// schedule(static) does, and hand each block to the body whole, so that the innermost loop
+// compiles to one vectorisable loop as it would written inline.
+// The same object code runs on GCC's libgomp and on LLVM's libomp (which implements the
+// GOMP_* entry points GCC emits), so the two differ only in runtime.
 #pragma once
 
+#include <omp.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <utility>
+
+#include "workloads/par.hpp"
 
 namespace workloads {
 
 class OmpPar {
  public:
   static constexpr std::string_view kName = "openmp";
+  // In the order compare runs them.
+  static constexpr std::array<std::string_view, 3> kLoopVariants = {"taskloop", "outer", "nested"};
 
-  explicit OmpPar(int workers) : workers_(workers) {}
+  // `loops` is one of kLoopVariants, or "" for the first, taskloop.
+  explicit OmpPar(int workers, std::string_view loops = "")
+      : workers_(workers),
+        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "OpenMP"))) {
+    omp_set_max_active_levels(loops_ == Loops::kNested ? 2 : 1);
+    if (loops_ == Loops::kTaskloop) return;
+      // run() opens no region for the `parallel for` variants, so the warm-up run of the peer
+      // protocol would not start the teams: start them here (both levels for nested), so that
+      // no timed run pays for thread creation.
+#pragma omp parallel num_threads(workers_)
+    {
+#pragma omp parallel num_threads(workers_)
+      { note_thread(); }
+    }
+  }
 
   class Scope {
    public:
@@ -26,6 +61,12 @@ class OmpPar {
 
   template <class F>
   void run(F&& f) {
+    epoch_.fetch_add(1, std::memory_order_relaxed);
+    seen_.store(0, std::memory_order_relaxed);
+    if (loops_ != Loops::kTaskloop) {
+      std::forward<F>(f)();  // each loop forks its own team
+      return;
+    }
 #pragma omp parallel num_threads(workers_)
 #pragma omp single
     f();
@@ -46,9 +87,55 @@ class OmpPar {
     std::forward<Body>(body)(s);
 #pragma omp taskwait
   }
+  template <class Body>
+  void for_range(int depth, std::size_t lo, std::size_t hi, const Body& body) {
+    if (lo >= hi) return;
+    if (loops_ == Loops::kTaskloop) {
+      const Body* b = &body;  // a pointer, as in invoke
+#pragma omp taskloop firstprivate(b)
+      for (std::size_t i = lo; i < hi; ++i) (*b)(i, i + 1);
+      return;
+    }
+    if (loops_ == Loops::kOuter && depth > 0) {
+      body(lo, hi);
+      return;
+    }
+#pragma omp parallel num_threads(workers_)
+    {
+      note_thread();
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const auto team = static_cast<std::size_t>(omp_get_num_threads());
+      const std::size_t n = hi - lo;
+      const std::size_t b = lo + n * t / team, e = lo + n * (t + 1) / team;
+      if (b < e) body(b, e);
+    }
+  }
+  // The nested variant: the distinct threads that ran a loop region in the last run, the
+  // threads its nested teams cost (libgomp starts fresh threads for every nested team, so
+  // this grows with the number of inner regions; a runtime that pools them stays near
+  // workers²); 0 for the others, whose team is the workers.
+  unsigned threads_used() const {
+    return loops_ == Loops::kNested ? seen_.load(std::memory_order_relaxed) : 0;
+  }
 
  private:
+  enum class Loops : std::uint8_t { kTaskloop, kOuter, kNested };  // in kLoopVariants' order
+
+  // Counts this thread once per run: a thread-local mark of the run it was last counted in.
+  void note_thread() {
+    thread_local std::uint64_t counted_in = 0;
+    const std::uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+    if (counted_in == epoch) return;
+    counted_in = epoch;
+    seen_.fetch_add(1, std::memory_order_relaxed);
+  }
+
   int workers_;
+  Loops loops_;
+  // Relaxed: written before a run's regions start and read after they end; the regions'
+  // fork and join order them.
+  std::atomic<std::uint64_t> epoch_{1};
+  std::atomic<unsigned> seen_{0};
 };
 
 }  // namespace workloads

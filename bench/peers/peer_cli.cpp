@@ -1,5 +1,6 @@
 #include "peers/peer_cli.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -16,30 +17,44 @@ constexpr std::int64_t kMaxRepeat = 1000000;
 
 }  // namespace
 
-PeerOptions parse_peer_args(std::span<const std::string_view> args) {
+PeerOptions parse_peer_args(std::span<const std::string_view> args,
+                            std::span<const std::string_view> variants) {
   PeerOptions options;
   bool have_workload = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view flag = args[i];
-    if (flag == "--list") {
-      options.list = true;
+    if (flag == "--list" || flag == "--list-loops") {
+      (flag == "--list" ? options.list : options.list_loops) = true;
       continue;
     }
-    if (flag != "--workload" && flag != "--workers" && flag != "--repeat")
+    if (flag != "--workload" && flag != "--workers" && flag != "--repeat" && flag != "--loops")
       throw workloads::SizeError(std::string(flag) + ": unknown option");
     if (i + 1 == args.size()) throw workloads::SizeError(std::string(flag) + ": needs a value");
     const std::string_view value = args[++i];
     if (flag == "--workload") {
       options.spec = workloads::parse_spec(value);
       have_workload = true;
+    } else if (flag == "--loops") {
+      if (std::find(variants.begin(), variants.end(), value) == variants.end()) {
+        std::string known;
+        for (const std::string_view v : variants)
+          known += (known.empty() ? "" : ", ") + std::string(v);
+        throw workloads::SizeError(std::string(flag) + " " + std::string(value) +
+                                   ": unknown loop variant (known: " + known + ")");
+      }
+      options.loops = value;
     } else if (flag == "--workers") {
       options.workers = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxWorkers));
     } else {
       options.repeat = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxRepeat));
     }
   }
-  if (options.list) return options;
+  if (options.list || options.list_loops) return options;
   if (!have_workload) throw workloads::SizeError("--workload: is required");
+  if (!options.loops.empty() && !workloads::is_loop_workload(options.spec.name)) {
+    throw workloads::SizeError("--loops: applies to the loop workloads only, not " +
+                               options.spec.name);
+  }
   if (options.workers == 0) throw workloads::SizeError("--workers: is required");
   return options;
 }
@@ -53,6 +68,7 @@ std::string outcome_line(std::string_view peer, const PeerOptions& options,
                      ",\"workers\":" + std::to_string(options.workers) + ",\"seconds\":" + seconds +
                      ",\"result\":" + quote(outcome.result) +
                      ",\"verified\":" + (outcome.error.empty() ? "true" : "false");
+  if (outcome.threads != 0) line += ",\"threads\":" + std::to_string(outcome.threads);
   if (!outcome.error.empty()) line += ",\"error\":" + quote(outcome.error);
   return line + "}";
 }

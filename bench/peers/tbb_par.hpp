@@ -1,27 +1,45 @@
 // oneTBB as a backend of the compare workloads (../workloads/par.hpp): tbb::parallel_invoke
-// for two children, a tbb::task_group for a scope, all inside a task_arena of the requested
-// concurrency (the calling thread is one of its workers, as with weft and OpenMP).
+// for two children, a tbb::task_group for a scope, tbb::parallel_for over a blocked_range
+// for a loop (nested loops nest in TBB itself), all inside a task_arena of the requested
+// concurrency (the calling thread is one of its workers, as with weft and OpenMP). The loop
+// variants (--loops) are the partitioners: auto (the default), simple (splits down to single
+// iterations), static, and affinity. An affinity_partitioner pays off only when reused by
+// the same loop, and must not be shared by loops running at once: the depth-0 loops (run one
+// after another by the workload's serial code) share one for the whole run; nested loops,
+// which run concurrently, each get a fresh one.
 #pragma once
 
+#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_invoke.h>
+#include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <utility>
+
+#include "workloads/par.hpp"
 
 namespace workloads {
 
 class TbbPar {
  public:
   static constexpr std::string_view kName = "onetbb";
+  // In the order compare runs them.
+  static constexpr std::array<std::string_view, 4> kLoopVariants = {"auto", "simple", "static",
+                                                                    "affinity"};
 
-  explicit TbbPar(int workers)
+  // `loops` is one of kLoopVariants, or "" for auto.
+  explicit TbbPar(int workers, std::string_view loops = "")
       : limit_(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers)),
         stack_(tbb::global_control::thread_stack_size, kWorkerStackBytes),
-        arena_(workers) {}
+        arena_(workers),
+        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "oneTBB"))) {}
 
   class Scope {
    public:
@@ -50,15 +68,44 @@ class TbbPar {
     std::forward<Body>(body)(s);
     group.wait();
   }
+  template <class Body>
+  void for_range(int depth, std::size_t lo, std::size_t hi, const Body& body) {
+    const tbb::blocked_range<std::size_t> range(lo, hi);
+    const auto chunk = [&body](const tbb::blocked_range<std::size_t>& r) {
+      body(r.begin(), r.end());
+    };
+    switch (loops_) {
+      case Loops::kAuto: tbb::parallel_for(range, chunk, tbb::auto_partitioner()); return;
+      case Loops::kSimple: tbb::parallel_for(range, chunk, tbb::simple_partitioner()); return;
+      case Loops::kStatic: tbb::parallel_for(range, chunk, tbb::static_partitioner()); return;
+      case Loops::kAffinity:
+        if (depth == 0) {
+          tbb::parallel_for(range, chunk, outer_affinity_);
+        } else {
+          tbb::affinity_partitioner fresh;
+          tbb::parallel_for(range, chunk, fresh);
+        }
+        return;
+    }
+  }
 
  private:
   // The deep UTS trees (B: depth 6,974; T3L: 17,844) recurse a frame per level and overflow
   // TBB's default worker stack; weft's workers get 64 MiB, so TBB's do too.
   static constexpr std::size_t kWorkerStackBytes = std::size_t{64} << 20;
 
+  enum class Loops : std::uint8_t {
+    kAuto,
+    kSimple,
+    kStatic,
+    kAffinity
+  };  // in kLoopVariants' order
+
   tbb::global_control limit_;
   tbb::global_control stack_;
   tbb::task_arena arena_;
+  Loops loops_;
+  tbb::affinity_partitioner outer_affinity_;  // the depth-0 loops'
 };
 
 }  // namespace workloads

@@ -8,6 +8,12 @@ std::vector<WorkloadInfo> workload_list() {
   }(std::type_identity<AllWorkloads>{});
 }
 
+bool is_loop_workload(std::string_view name) {
+  return []<class... W>(std::string_view n, std::type_identity<std::tuple<W...>>) {
+    return ((W::kName == n) || ...);
+  }(name, std::type_identity<LoopWorkloads>{});
+}
+
 Spec parse_spec(std::string_view text) {
   const std::size_t colon = text.find(':');
   Spec spec{std::string(text.substr(0, colon)), ""};

@@ -12,6 +12,9 @@
 
 #include "workloads/fft.hpp"
 #include "workloads/fib.hpp"
+#include "workloads/loop_gauss.hpp"
+#include "workloads/loop_matmul.hpp"
+#include "workloads/loop_shapes.hpp"
 #include "workloads/matmul.hpp"
 #include "workloads/nqueens.hpp"
 #include "workloads/sort.hpp"
@@ -23,7 +26,12 @@
 namespace workloads {
 
 // In the order weft-bench compare runs them by default: the irregular ones first.
-using AllWorkloads = std::tuple<Fib, Uts, NQueens, Strassen, SparseLu, Fft, Sort, Matmul>;
+using ForkJoinWorkloads = std::tuple<Fib, Uts, NQueens, Strassen, SparseLu, Fft, Sort, Matmul>;
+// The nested parallel loops (par.hpp's for_range): the paper's two programs, then the shapes.
+using LoopWorkloads =
+    std::tuple<MatmulLoops, GaussJordan, TriangleLoops, ParetoLoops, NarrowLoops, EmptyLoop>;
+using AllWorkloads =
+    decltype(std::tuple_cat(std::declval<ForkJoinWorkloads>(), std::declval<LoopWorkloads>()));
 
 // A workload and its size, both checked by parse_spec.
 struct Spec {
@@ -46,6 +54,10 @@ bool visit_workload(std::string_view name, Visit&& visit) {
 }
 
 std::vector<WorkloadInfo> workload_list();
+
+// Whether `name` is one of LoopWorkloads: its peers' series are their loop variants, and
+// weft's its loop schedules.
+bool is_loop_workload(std::string_view name);
 
 // "strassen:2048", "fib" (the default size), ... Throws SizeError naming the spec and the
 // problem: an unknown workload (listing the known ones) or a size its parse rejects.

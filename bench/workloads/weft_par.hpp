@@ -1,8 +1,10 @@
 // weft as a backend of the compare workloads (par.hpp): invoke spawns g and runs f inline,
-// scope is weft::scope. The Runtime is the caller's, so one runtime serves every run of a
-// sweep, as a program would use it.
+// scope is weft::scope, for_range is weft::parallel_for with the run's loop options (its
+// schedule; the scheme, frame home and adaptive forking are the Runtime's Config). The Runtime is
+// the caller's, so one runtime serves every run of a sweep, as a program would use it.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <utility>
 #include <weft/weft.hpp>
@@ -15,8 +17,9 @@ class WeftPar {
 
   // With `stats`, each run() starts the runtime's counters and profile afresh and leaves in
   // *stats what they measured of that run alone (not of building or verifying the input).
-  explicit WeftPar(weft::Runtime& runtime, weft::Stats* stats = nullptr)
-      : runtime_(&runtime), stats_(stats) {}
+  explicit WeftPar(weft::Runtime& runtime, weft::Stats* stats = nullptr,
+                   weft::LoopOptions loops = {})
+      : runtime_(&runtime), stats_(stats), loops_(loops) {}
 
   template <class F>
   void run(F&& f) {
@@ -35,10 +38,15 @@ class WeftPar {
   void scope(Body&& body) {
     weft::scope(std::forward<Body>(body));  // weft::Scope::spawn(fn) is the child spawn
   }
+  template <class Body>
+  void for_range(int /*depth*/, std::size_t lo, std::size_t hi, const Body& body) {
+    weft::parallel_for(lo, hi, body, loops_);  // nested loops nest in weft itself
+  }
 
  private:
   weft::Runtime* runtime_;
   weft::Stats* stats_;
+  weft::LoopOptions loops_;
 };
 
 }  // namespace workloads

@@ -1,7 +1,9 @@
 #include "workloads/workload.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace workloads {
@@ -46,6 +48,27 @@ std::int64_t parse_count(std::string_view text, std::string_view what, std::int6
   if (value < lo || value > hi)
     throw fail("is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return value;
+}
+
+std::uint64_t parse_seed(std::string_view text) {
+  return static_cast<std::uint64_t>(
+      parse_count(text, "SEED", 0, std::numeric_limits<std::int64_t>::max()));
+}
+
+std::vector<std::string_view> split_size(std::string_view size, std::size_t min, std::size_t max,
+                                         std::string_view form) {
+  std::vector<std::string_view> fields;
+  for (std::size_t at = 0;;) {
+    const std::size_t colon = size.find(':', at);
+    fields.push_back(size.substr(at, colon == std::string_view::npos ? colon : colon - at));
+    if (colon == std::string_view::npos) break;
+    at = colon + 1;
+  }
+  const bool empty_field =
+      std::find(fields.begin(), fields.end(), std::string_view()) != fields.end();
+  if (fields.size() < min || fields.size() > max || empty_field)
+    throw SizeError("'" + std::string(size) + "': expected " + std::string(form));
+  return fields;
 }
 
 }  // namespace workloads

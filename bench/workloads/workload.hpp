@@ -14,6 +14,10 @@
 //                                                 a one-line reason (not timed)
 //   std::string result() const;                   a short account of the output ("nodes
 //                                                 4112897", "solutions 73712") for reports
+// and optionally
+//   std::uint64_t iterations() const;             the loop workloads: how many innermost
+//                                                 iterations compute ran, for time per
+//                                                 iteration (per chunk, under dynamic:1)
 // Every run is verified: measure() returns the verdict beside the time, and every caller
 // treats a non-empty error as a failed run.
 #pragma once
@@ -24,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace workloads {
 
@@ -38,6 +43,10 @@ struct Outcome {
   double seconds = 0;
   std::string result;
   std::string error;
+  std::uint64_t iterations = 0;  // W::iterations(), where W counts them; else 0
+  // Threads the backend ran the work on, where that can differ from its worker count (an
+  // OpenMP nested parallel region makes a team per enclosing thread); else 0.
+  unsigned threads = 0;
 };
 
 // Builds W's input, runs compute inside par.run (the only timed part), then verifies.
@@ -51,6 +60,8 @@ Outcome measure(const typename W::Params& params, Par& par) {
   outcome.seconds = std::chrono::duration<double>(stop - start).count();
   outcome.error = work.verify();
   outcome.result = work.result();
+  if constexpr (requires { work.iterations(); }) outcome.iterations = work.iterations();
+  if constexpr (requires { par.threads_used(); }) outcome.threads = par.threads_used();
   return outcome;
 }
 
@@ -58,5 +69,13 @@ Outcome measure(const typename W::Params& params, Par& par) {
 // ("<what>: ...") unless the value is an integer in [lo, hi].
 std::int64_t parse_count(std::string_view text, std::string_view what, std::int64_t lo,
                          std::int64_t hi);
+
+// A seed field of a size: any integer in [0, 2^63). Throws SizeError ("SEED: ...").
+std::uint64_t parse_seed(std::string_view text);
+
+// Splits a size of colon-separated fields ("300:ijk:7") into between `min` and `max` fields;
+// throws SizeError "expected <form>" otherwise, or when a field is empty.
+std::vector<std::string_view> split_size(std::string_view size, std::size_t min, std::size_t max,
+                                         std::string_view form);
 
 }  // namespace workloads
