@@ -68,7 +68,7 @@ ChunkCursor::ChunkCursor(const ChunkPlan& plan) noexcept : plan_(plan), remainin
   if (plan.kind == Schedule::Kind::kFactoring) size_ = factoring_size(plan, plan.n);
 }
 
-ChunkBounds ChunkCursor::bounds(std::uint64_t i) noexcept {
+ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
   const ChunkPlan& p = plan_;
   switch (p.kind) {
     case Schedule::Kind::kStatic: {
@@ -77,10 +77,7 @@ ChunkBounds ChunkCursor::bounds(std::uint64_t i) noexcept {
       };
       return {at(i), at(i + 1)};
     }
-    case Schedule::Kind::kDynamic: {
-      const std::uint64_t b = i * p.k;  // below n, so no overflow
-      return {b, p.n - b > p.k ? b + p.k : p.n};
-    }
+    case Schedule::Kind::kDynamic: break;  // inline in bounds()
     case Schedule::Kind::kGuided: {
       // Walk forward while the chunks still shrink; past that, chunks of K in closed form.
       while (first_ < i && remaining_ > 0 && ceil_div(remaining_, p.p) > p.k) {

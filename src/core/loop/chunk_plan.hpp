@@ -33,10 +33,19 @@ struct ChunkBounds {
 class ChunkCursor {
  public:
   explicit ChunkCursor(const ChunkPlan& plan) noexcept;
-  // The bounds of chunk i; i must not be below the last index asked for.
-  ChunkBounds bounds(std::uint64_t i) noexcept;
+  // The bounds of chunk i; i must not be below the last index asked for. Inline for
+  // dynamic:K, the schedule whose chunks are small enough for a call to matter.
+  ChunkBounds bounds(std::uint64_t i) noexcept {
+    if (plan_.kind == Schedule::Kind::kDynamic) {
+      const std::uint64_t b = i * plan_.k;  // below n, so no overflow
+      return {b, plan_.n - b > plan_.k ? b + plan_.k : plan_.n};
+    }
+    return walk_to(i);
+  }
 
  private:
+  ChunkBounds walk_to(std::uint64_t i) noexcept;
+
   const ChunkPlan& plan_;
   // Guided: chunk first_ starts at start_ with remaining_ iterations left before it.
   // Factoring: the batch whose first chunk is first_ starts at start_, remaining_ left

@@ -1,5 +1,7 @@
 #include "core/loop/loop_queue.hpp"
 
+#include "core/loop/shared_access.hpp"
+
 namespace weft::detail {
 
 namespace {
@@ -14,6 +16,7 @@ bool nested_in(const Pcb& c, const Pcb* within, std::uint32_t within_seq) noexce
   const Pcb* x = &c;
   for (int depth = 0; depth < kMaxNestingWalk; ++depth) {
     const Pcb* parent = x->parent.load(std::memory_order_relaxed);
+    count_shared();
     if (parent == nullptr) return false;
     if (parent == within) return x->parent_seq.load(std::memory_order_relaxed) == within_seq;
     x = parent;
@@ -23,6 +26,7 @@ bool nested_in(const Pcb& c, const Pcb* within, std::uint32_t within_seq) noexce
 
 bool take_from(Pcb& b, std::uint64_t seen, const TakeFilter& filter, QueueTake& taken) noexcept {
   std::uint64_t before = seen;
+  count_shared();  // the fetch_sub or the compare-exchange
   if (filter.within == nullptr) {
     // acquire: P1, the fields of whichever instance we took a chunk of.
     before = b.work.fetch_sub(1, std::memory_order_acquire);
@@ -37,14 +41,6 @@ bool take_from(Pcb& b, std::uint64_t seen, const TakeFilter& filter, QueueTake& 
   taken.index = b.plan.chunks - static_cast<std::uint64_t>(m);
   taken.seq = seq_of(before);
   return true;
-}
-
-std::int64_t take_next(Pcb& b, bool& last) noexcept {
-  // relaxed is enough: P2 pins the instance, whose fields this worker already saw.
-  const std::int64_t m = multiplicity_of(b.work.fetch_sub(1, std::memory_order_relaxed));
-  if (m <= 0) return -1;
-  last = m == 1;
-  return static_cast<std::int64_t>(b.plan.chunks) - m;
 }
 
 }  // namespace weft::detail

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/loop/pcb.hpp"
+#include "core/loop/shared_access.hpp"
 #include "weft/detail/worker_core.hpp"
 
 namespace weft::detail {
@@ -58,7 +59,15 @@ class LoopQueue {
 bool take_from(Pcb& b, std::uint64_t seen, const TakeFilter& filter, QueueTake& taken) noexcept;
 
 // The owner's or a member's next chunk of the instance it holds (Rule 1; P2 pins the
-// instance): fetch_sub. The index, or -1 when none is left; `last` as above.
-std::int64_t take_next(Pcb& b, bool& last) noexcept;
+// instance): fetch_sub. The index, or -1 when none is left; `last` as above. Inline: it is
+// every chunk's one shared access.
+inline std::int64_t take_next(Pcb& b, bool& last) noexcept {
+  // relaxed is enough: P2 pins the instance, whose fields this worker already saw.
+  const std::int64_t m = multiplicity_of(b.work.fetch_sub(1, std::memory_order_relaxed));
+  count_shared();
+  if (m <= 0) return -1;
+  last = m == 1;
+  return static_cast<std::int64_t>(b.plan.chunks) - m;
+}
 
 }  // namespace weft::detail

@@ -126,52 +126,58 @@ void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody&
   if (b.failed.load(std::memory_order_relaxed)) std::rethrow_exception(std::exchange(b.error, {}));
 }
 
-void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept {
+// Inline: every chunk passes here (only this file calls it).
+[[gnu::always_inline]] inline std::int64_t LoopWorker::take_own(Pcb& b) noexcept {
+  bool last = false;
+  const std::int64_t index = take_next(b, last);
+  if (last) queue_.emptied(b, counters);
+  return index;
+}
+
+void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index, bool owner) noexcept {
+  if (index < 0 && (index = take_own(b)) < 0) return;  // the owner found none left
   const Context saved = running_;
   running_ = Context{&b, seq};
   const LoopBody& body = *b.body;
+  LoopControl* const control = b.control;
+  const std::uint64_t base = b.base;
   ChunkCursor cursor(b.plan);
   void* state = nullptr;
   bool state_on_heap = false;  // our frame stack was full: a helper still helps
-  std::uint64_t finished = 0;  // chunks this worker ran or skipped, for number_left
-  Counter& chunks = owner ? counters.owner_chunks : counters.helper_chunks;
-  for (std::int64_t index = first;; index = -1) {
-    if (index < 0) {
-      bool last = false;
-      index = take_next(b, last);
-      if (index < 0) break;
-      if (last) queue_.emptied(b, counters);
+  std::uint64_t ran = 0;       // chunks this worker took
+  std::uint64_t skipped = 0;   // chunks it claimed without running them (a stop)
+  try {
+    if (body.state_size != 0) {
+      state = allocate_frame(body);
+      if (state == nullptr) {
+        state = ::operator new (body.state_size, std::align_val_t{body.state_align});
+        state_on_heap = true;
+      }
+      try {
+        body.make_state(body, state);
+      } catch (...) {
+        free_frame(state, state_on_heap, body);
+        state = nullptr;
+        throw;
+      }
     }
-    ++finished;
-    if (b.control != nullptr && b.control->stopped()) {
-      finished += stop_rest(b);
-      continue;
-    }
-    try {
-      if (state == nullptr && body.state_size != 0) {
-        state = allocate_frame(body);
-        if (state == nullptr) {
-          state = ::operator new (body.state_size, std::align_val_t{body.state_align});
-          state_on_heap = true;
-        }
-        try {
-          body.make_state(body, state);
-        } catch (...) {
-          free_frame(state, state_on_heap, body);
-          state = nullptr;
-          throw;
-        }
+    // Rule 1: the loop's chunks, one fetch_sub each, until none is left.
+    do {
+      ++ran;
+      if (control != nullptr && control->stopped()) {
+        skipped += stop_rest(b);
+        break;
       }
       const ChunkBounds c = cursor.bounds(static_cast<std::uint64_t>(index));
-      chunks.bump();
-      if (c.begin < c.end) body.run(body, state, b.base + c.begin, b.base + c.end);
-    } catch (...) {
-      record(b, std::current_exception());
-      finished += stop_rest(b);
-    }
-    // Under the request mechanism a chunk boundary is where this worker answers thieves.
-    if (worker_.stack.request_flagged()) worker_.serve_requests();
+      if (c.begin < c.end) body.run(body, state, base + c.begin, base + c.end);
+      // Under the request mechanism a chunk boundary is where this worker answers thieves.
+      if (worker_.stack.request_flagged()) worker_.serve_requests();
+    } while ((index = take_own(b)) >= 0);
+  } catch (...) {
+    record(b, std::current_exception());
+    skipped += stop_rest(b);
   }
+  (owner ? counters.owner_chunks : counters.helper_chunks).add(ran);
   if (state != nullptr) {
     if (body.fold != nullptr) {
       try {
@@ -185,7 +191,7 @@ void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool own
   }
   running_ = saved;
   // P2: after this, b may be reused by its owner; nothing below may touch it.
-  b.number_left.fetch_sub(static_cast<std::int64_t>(finished), std::memory_order_release);
+  b.number_left.fetch_sub(static_cast<std::int64_t>(ran + skipped), std::memory_order_release);
 }
 
 std::uint64_t LoopWorker::stop_rest(Pcb& b) noexcept {

@@ -66,6 +66,8 @@ class LoopWorker {
   void work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
   // Rule 3: the owner waits for b's chunks to finish, helping with nested loops only.
   void wait_for_members(Pcb& b) noexcept;
+  // Rule 1's next chunk of b (telling the queue of the last one), or -1.
+  std::int64_t take_own(Pcb& b) noexcept;
   // Claims every chunk of b not handed out yet (a stop); returns how many.
   std::uint64_t stop_rest(Pcb& b) noexcept;
   // A frame for the loop's private state from Config::loop_frames' home; nullptr if full.
