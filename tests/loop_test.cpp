@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/loop/loop_worker.hpp"
 #include "test_support.hpp"
 #include "weft/weft.hpp"
 
@@ -410,18 +411,27 @@ TEST(LoopSchedule, BadSchedulesNameTheValueAndWhatIsAllowed) {
 }
 
 TEST(LoopNesting, LoopsDeeperThanThePcbStackRunSeriallyAndCorrectly) {
-  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2));
   constexpr int kDepth = 100;
-  std::atomic<int> ran{0};
-  std::function<void(int)> level = [&](int d) {
-    weft::parallel_for(0, 2, [&](int i) {
-      ran.fetch_add(1);
-      if (i == 0 && d + 1 < kDepth) level(d + 1);
-    });
-  };
-  rt.run([&] { level(0); });
-  EXPECT_EQ(ran.load(), 2 * kDepth);
-  EXPECT_GT(rt.stats().total.loops_serial, 0u) << rt.stats().table();
+  for (unsigned workers : {1u, 2u, 4u}) {
+    weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, workers));
+    std::atomic<int> ran{0};
+    std::function<void(int)> level = [&](int d) {
+      weft::parallel_for(0, 2, [&](int i) {
+        ran.fetch_add(1);
+        if (i == 0 && d + 1 < kDepth) level(d + 1);
+      });
+    };
+    rt.run([&] { level(0); });
+    EXPECT_EQ(ran.load(), 2 * kDepth) << workers << " workers";
+    // On one worker every level is forked there, so the levels past its PCB stack's depth
+    // run serially. (With more, a helper may take a level's chunk 0 and fork the next level
+    // on its own stack.)
+    if (workers == 1) {
+      EXPECT_EQ(rt.stats().total.loops_forked, weft::detail::LoopWorker::kPcbDepth);
+      EXPECT_EQ(rt.stats().total.loops_serial, kDepth - weft::detail::LoopWorker::kPcbDepth)
+          << rt.stats().table();
+    }
+  }
 }
 
 TEST(LoopStats, ForksChunksAndQueueOperationsAreCounted) {
