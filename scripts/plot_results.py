@@ -34,13 +34,21 @@ def weft_config(run):
 
 
 def series_name(run):
-    return f"weft {weft_config(run)}" if run["impl"] == "weft" else run["impl"]
+    """The run's label less its worker count: a loop workload's runs name their schedule, and
+    a peer's its loop variant too."""
+    schedule = f" {run['schedule']}" if run.get("schedule") else ""
+    if run["impl"] == "weft":
+        return f"weft {weft_config(run)}{schedule}"
+    variant = f"/{run['variant']}" if run.get("variant") else ""
+    return f"{run['impl']}{variant}{schedule}"
 
 
 def write_tables(data, out, name):
     lines = []
     for w in data["workloads"]:
-        ratios = {(r["peer"], r["workers"]): r for r in w["ratios"]}
+        # A peer has a series per loop variant and schedule on a loop workload.
+        ratios = {(r["peer"], r.get("variant"), r.get("schedule"), r["workers"]): r
+                  for r in w["ratios"]}
         lines.append(f"**{w['spec']}** ({w['runs'][0].get('result', '')})\n")
         lines.append("| implementation | median s | min s | max s | speedup | weft/peer (min-max) |")
         lines.append("|---|---:|---:|---:|---:|---|")
@@ -48,7 +56,7 @@ def write_tables(data, out, name):
             if "skipped" in run:
                 lines.append(f"| {run['label']} | skipped: {run['skipped']} | | | | |")
                 continue
-            r = ratios.get((run["impl"], run["workers"]))
+            r = ratios.get((run["impl"], run.get("variant"), run.get("schedule"), run["workers"]))
             ratio = (f"{r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f}), weft {(r['weft_mechanism'] + '/') if r.get('weft_mechanism') else ''}{r['weft_steal']}"
                      if r else "")
             lines.append(f"| {run['label']} | {run['median_s']:.4f} | {run['min_s']:.4f} | "

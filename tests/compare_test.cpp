@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
+#include <weft/schedule.hpp>
 
 #include "bench_args_support.hpp"
 #include "cli/args.hpp"
@@ -150,6 +152,72 @@ TEST(BenchComparePeerProtocol, ArgumentsAndLine) {
   out.error.clear();
   out.threads = 9;
   EXPECT_EQ(weft_bench::json_field(peers::outcome_line("x", o, out), "threads"), "9");
+  EXPECT_EQ(peers::outcome_line("x", o, out).find("\"schedule\""), std::string::npos);
+}
+
+// --schedule: weft's specs (as compare passes them, Schedule::spec()'s form) mean the same to
+// the peers' own parser; a loop workload only; with a backend's runs_under it filters the
+// variants, and an empty --loops becomes the first that runs.
+TEST(BenchComparePeerProtocol, Schedule) {
+  for (const char* text : {"static", "dynamic", "dynamic:7", "guided", "guided:64", "factoring",
+                           "auto", "dynamic:4611686018427387904"}) {
+    const std::string weft_spec = weft::Schedule::parse(text).spec();
+    const peers::LoopSchedule s = peers::LoopSchedule::parse(weft_spec);
+    EXPECT_EQ(s.spec(), weft_spec) << text;
+    EXPECT_EQ(s.chunk, weft::Schedule::parse(text).chunk()) << text;
+  }
+  EXPECT_TRUE(peers::LoopSchedule::parse("default").is_default());
+  EXPECT_EQ(peers::LoopSchedule::parse("dynamic:4611686018427387904").int_chunk(), INT_MAX);
+  const auto bad = [](std::string_view text) -> std::string {
+    try {
+      (void)peers::LoopSchedule::parse(text);
+    } catch (const workloads::SizeError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(bad("dynamic:0"),
+            "--schedule dynamic:0: the chunk size must be an integer from 1 to 2^62");
+  EXPECT_EQ(bad("guided:4611686018427387905").rfind("--schedule guided:4611686018427387905: ", 0),
+            0u);
+  EXPECT_EQ(bad("static:4"), "--schedule static:4: only dynamic and guided take a chunk size");
+  EXPECT_EQ(bad("dynamic:"),
+            "--schedule dynamic:: the chunk size must be an integer from 1 to 2^62");
+  EXPECT_EQ(bad("steal").rfind("--schedule steal: unknown schedule", 0), 0u);
+
+  const std::vector<std::string_view> variants{"auto", "simple", "static"};
+  const peers::RunsUnder static_only = [](std::string_view v, const peers::LoopSchedule& s) {
+    return s.kind != peers::LoopSchedule::Kind::kStatic || v == "static";
+  };
+  const auto parse = [&](std::vector<std::string_view> a) {
+    return peers::parse_peer_args(a, variants, static_only);
+  };
+  const peers::PeerOptions o =
+      parse({"--workload", "empty-loop:10", "--workers", "1", "--schedule", "dynamic:3"});
+  EXPECT_EQ(o.schedule.spec(), "dynamic:3");
+  EXPECT_EQ(o.loops, "auto");
+  EXPECT_EQ(parse({"--workload", "empty-loop:10", "--workers", "1", "--schedule", "static"}).loops,
+            "static");
+  EXPECT_TRUE(parse({"--workload", "empty-loop:10", "--workers", "1"}).schedule.is_default());
+  const workloads::Outcome out{0.5, "iterations 10", ""};
+  EXPECT_EQ(weft_bench::json_field(peers::outcome_line("x", o, out), "schedule"), "dynamic:3");
+  const auto error_of_peer = [&](std::vector<std::string_view> a) -> std::string {
+    try {
+      (void)parse(a);
+    } catch (const workloads::SizeError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of_peer({"--workload", "fib", "--workers", "2", "--schedule", "static"}),
+            "--schedule: applies to the loop workloads only, not fib");
+  EXPECT_EQ(error_of_peer({"--workload", "empty-loop", "--workers", "2", "--schedule", "static",
+                           "--loops", "simple"}),
+            "--loops simple: does not run under --schedule static (these do: static)");
+  EXPECT_EQ(error_of_peer({"--workload", "empty-loop", "--workers", "2", "--schedule", "x"})
+                .rfind("--schedule x: unknown schedule", 0),
+            0u);
+  EXPECT_TRUE(parse({"--list-loops", "--schedule", "static"}).list_loops);
 }
 
 TEST(BenchComparePeerProtocol, APeerThatBreaksTheProtocolIsAnError) {
@@ -203,8 +271,9 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
 }
 
 // A loop workload end to end: weft once per schedule, each built peer once per loop variant
-// it lists (OpenMP: outer, nested, taskloop; oneTBB: four partitioners), Rayon skipped; all
-// verified with the serial result; the table and JSON carry cost, ns per iteration, threads.
+// it lists (OpenMP: outer, nested, taskloop; oneTBB: four partitioners) and per schedule,
+// Rayon skipped; all verified with the serial result; the table and JSON carry the schedule,
+// cost, ns per iteration, threads.
 TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
   Options o = parse({"compare", "--workloads", "matmul-loops:20:kij,gauss-jordan:12", "--workers",
                      "1,2", "--steal", "one", "--schedule", "dynamic:1,factoring", "--repeat", "2",
@@ -215,14 +284,14 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
   const auto is_built = [&](const std::string& peer) {
     return std::find(built.begin(), built.end(), peer) != built.end();
   };
-  const auto variants_of = [&](const std::string& peer) -> std::size_t {
+  const auto series_of = [&](const std::string& peer) -> std::size_t {
     if (!is_built(peer)) return 1;  // one skipped series
-    if (peer == "gomp" || peer == "libomp") return 3;
-    if (peer == "tbb") return 4;
+    if (peer == "gomp" || peer == "libomp") return 3 * 2;
+    if (peer == "tbb") return 4 * 2;
     return 1;  // rayon: no loop workloads
   };
   std::size_t peer_runs = 0;
-  for (const std::string& peer : weft_bench::known_peers()) peer_runs += 2 * variants_of(peer);
+  for (const std::string& peer : weft_bench::known_peers()) peer_runs += 2 * series_of(peer);
   for (const auto& w : result.workloads) {
     EXPECT_TRUE(w.loops);
     EXPECT_GT(w.iterations, 0u);
@@ -239,8 +308,12 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
       EXPECT_EQ(run.result, w.runs.front().result) << run.label();
       if (run.is_peer()) {
         EXPECT_FALSE(run.variant.empty()) << run.label();
+        EXPECT_TRUE(run.schedule == "dynamic:1" || run.schedule == "factoring") << run.label();
       }
     }
+    // weft/peer sets each peer series beside weft's run of the same schedule.
+    for (const weft_bench::PeerRatio& r : weft_bench::peer_ratios(w))
+      EXPECT_EQ(r.weft->schedule, r.peer->schedule) << r.peer->label();
   }
   const std::string table = weft_bench::compare_table(result);
   EXPECT_NE(table.find("cost s"), std::string::npos) << table;
@@ -251,20 +324,43 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
   EXPECT_NE(json.find("\"cost_s\":"), std::string::npos) << json;
   EXPECT_NE(json.find("\"loops\":true"), std::string::npos) << json;
   if (is_built("gomp")) {
-    EXPECT_NE(table.find("gomp/nested w=2"), std::string::npos) << table;
-    EXPECT_NE(json.find("\"variant\":\"taskloop\""), std::string::npos) << json;
+    // Variant by variant, each once per schedule, after weft's runs.
+    const auto& runs = result.workloads[0].runs;
+    const auto at = [&](const std::string& label) {
+      return std::find_if(runs.begin(), runs.end(),
+                          [&](const auto& r) { return r.label() == label; }) -
+             runs.begin();
+    };
+    EXPECT_EQ(at("gomp/taskloop dynamic:1 w=1"), 5);
+    EXPECT_EQ(at("gomp/taskloop factoring w=2"), 8);
+    EXPECT_EQ(at("gomp/outer dynamic:1 w=1"), 9);
+    EXPECT_NE(table.find("gomp/nested dynamic:1 w=2"), std::string::npos) << table;
+    EXPECT_NE(json.find("{\"impl\":\"gomp\",\"mechanism\":null,\"steal\":null,\"schedule\":"
+                        "\"dynamic:1\",\"variant\":\"taskloop\",\"workers\":1,"
+                        "\"label\":\"gomp/taskloop dynamic:1 w=1\""),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("\"variant\":\"nested\",\"schedule\":\"factoring\",\"workers\":2,"
+                        "\"weft_mechanism\""),
+              std::string::npos)
+        << json;
     // The nested variant reports the threads its regions ran on: at least the outer team.
-    for (const auto& run : result.workloads[0].runs)
-      if (run.label() == "gomp/nested w=2") {
+    for (const auto& run : runs)
+      if (run.label() == "gomp/nested dynamic:1 w=2") {
         EXPECT_GE(run.threads, 2u);
       }
-    // One variant picked by name; a variant the peer lacks is an error, not a silent skip.
+    // One variant picked by name; without --schedule the peer runs its own default, so
+    // labelled; a variant the peer lacks is an error, not a silent skip.
     Options one =
         parse({"compare", "--workloads", "empty-loop:100", "--workers", "2", "--steal", "one",
                "--peers", "gomp/outer", "--repeat", "1", "--peer-dir", WEFT_TEST_PEER_DIR});
     const auto picked = weft_bench::run_compare(one);
     ASSERT_EQ(picked.workloads[0].runs.size(), 3u);
-    EXPECT_EQ(picked.workloads[0].runs[2].label(), "gomp/outer w=2");
+    EXPECT_EQ(picked.workloads[0].runs[2].label(), "gomp/outer default w=2");
+    EXPECT_EQ(picked.workloads[0].runs[2].result, picked.workloads[0].runs[0].result);
+    EXPECT_NE(weft_bench::compare_json(picked).find("\"schedule\":\"default\",\"variant\":"
+                                                    "\"outer\""),
+              std::string::npos);
     one.peers = {"gomp/bogus"};
     try {
       (void)weft_bench::run_compare(one);
@@ -276,6 +372,40 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
           << e.what();
     }
   }
+}
+
+// The static schedule is oneTBB's static_partitioner: of its variants only static runs
+// under it, and one named that does not is a skipped series with the reason, never dropped.
+// The peer's run is verified; the peer's line names the schedule it ran.
+TEST(BenchCompareRun, PeerSchedulesFollowTheirVariants) {
+  const std::vector<std::string> built = built_peers();
+  if (std::find(built.begin(), built.end(), "tbb") == built.end()) GTEST_SKIP() << "no tbb peer";
+  Options o = parse({"compare", "--workloads", "triangle-loops:30", "--workers", "2", "--steal",
+                     "one", "--schedule", "static,dynamic:2", "--peers", "tbb,tbb/simple",
+                     "--repeat", "1", "--peer-dir", WEFT_TEST_PEER_DIR});
+  const weft_bench::CompareResult result = weft_bench::run_compare(o);
+  std::vector<std::string> labels;
+  for (const auto& run : result.workloads[0].runs) {
+    labels.push_back(run.label() + (run.skipped.empty() ? "" : " (skipped)"));
+    if (run.skipped.empty()) {
+      EXPECT_EQ(run.result, result.workloads[0].runs[0].result) << run.label();
+    }
+  }
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"serial", "weft concurrent/one static w=2",
+                                      "weft concurrent/one dynamic:2 w=2", "tbb/auto dynamic:2 w=2",
+                                      "tbb/simple dynamic:2 w=2", "tbb/static static w=2",
+                                      "tbb/static dynamic:2 w=2", "tbb/affinity dynamic:2 w=2",
+                                      "tbb/simple static w=2 (skipped)"}));
+  EXPECT_EQ(result.workloads[0].runs.back().skipped,
+            "tbb does not run simple under static (these do: static)");
+  const std::string program = std::string(WEFT_TEST_PEER_DIR) + "/weft-peer-tbb";
+  EXPECT_EQ(weft_bench::peer_loop_variants(program, "static"), std::vector<std::string>{"static"});
+  EXPECT_EQ(weft_bench::peer_loop_variants(program, "default").size(), 4u);
+  const weft_bench::PeerRun run =
+      weft_bench::run_peer(program, "empty-loop:1000", 2, "simple", "guided:8");
+  EXPECT_TRUE(run.verified) << run.error;
+  EXPECT_EQ(run.result, "iterations 1000");
 }
 
 std::size_t occurrences(const std::string& text, const std::string& what) {

@@ -64,37 +64,72 @@ std::vector<std::string> weft_schedules(const Options& o, bool loops) {
   return {weft::Config::from_env().schedule.spec()};
 }
 
-// One peer entry of --peers ("gomp" or "gomp/nested") as (peer, variant) pairs for a
-// workload: a fork-join workload runs the peer once, a loop workload once per variant named
-// or, with none named, per variant the peer lists (one series, to be reported as skipped,
-// when the peer cannot run it). Throws PeerError for a variant the peer lacks.
-std::vector<std::pair<std::string, std::string>> peer_series(const std::string& entry,
-                                                             const std::string& program, bool loops,
-                                                             bool runs) {
+// The schedules a peer runs a workload under: each --schedule spec on a loop workload, else
+// its own ("default"); "" for a fork-join workload.
+std::vector<std::string> peer_schedules(const Options& o, bool loops) {
+  if (!loops) return {""};
+  if (!o.schedules.empty()) return o.schedules;
+  return {"default"};
+}
+
+// One series of a peer: a loop variant under a schedule, or why it does not run.
+struct PeerSeries {
+  std::string variant;
+  std::string schedule;
+  std::string skipped;
+  bool operator==(const PeerSeries&) const = default;
+};
+
+// One peer entry of --peers ("gomp" or "gomp/nested") as its series for a workload: a
+// fork-join workload runs the peer once, a loop workload once per variant named or, with none
+// named, per variant the peer lists, each once per schedule (variant by variant) that the
+// peer lists the variant under (oneTBB runs only its static partitioner under static; a
+// variant named that does not run under a schedule is a skipped series). A peer that cannot
+// run the workload gets one series, to be reported as skipped. Throws PeerError for a
+// variant the peer lacks.
+std::vector<PeerSeries> peer_series(const std::string& entry, const std::string& program,
+                                    const std::vector<std::string>& schedules, bool loops,
+                                    bool runs) {
   const std::size_t slash = entry.find('/');
   const std::string peer = entry.substr(0, slash);
-  const std::string variant = slash == std::string::npos ? "" : entry.substr(slash + 1);
-  if (!loops) return {{peer, ""}};
-  if (!runs) return {{peer, variant}};
+  const std::string named = slash == std::string::npos ? "" : entry.substr(slash + 1);
+  if (!loops) return {{"", "", ""}};
+  if (!runs) return {{named, "", ""}};
   const std::vector<std::string> variants = peer_loop_variants(program);
-  if (variant.empty()) {
-    std::vector<std::pair<std::string, std::string>> all;
-    for (const std::string& v : variants) all.emplace_back(peer, v);
-    if (all.empty()) all.emplace_back(peer, "");  // a peer with loops but no variants to list
+  std::vector<PeerSeries> all;
+  if (variants.empty()) {  // a peer with loops but no variants to list
+    for (const std::string& schedule : schedules) all.push_back({"", schedule, ""});
     return all;
   }
-  if (!contains(variants, variant)) {
+  if (!named.empty() && !contains(variants, named)) {
     std::string known;
     for (const std::string& v : variants) known += (known.empty() ? "" : ", ") + v;
-    throw PeerError("--peers " + entry + ": " + peer + " has no loop variant '" + variant +
+    throw PeerError("--peers " + entry + ": " + peer + " has no loop variant '" + named +
                     "' (known: " + known + ")");
   }
-  return {{peer, variant}};
+  std::vector<std::vector<std::string>> under;  // per schedule, the variants running it
+  for (const std::string& schedule : schedules)
+    under.push_back(schedule == "default" ? variants : peer_loop_variants(program, schedule));
+  for (const std::string& variant : variants) {
+    if (!named.empty() && variant != named) continue;
+    for (std::size_t k = 0; k < schedules.size(); ++k) {
+      if (contains(under[k], variant)) {
+        all.push_back({variant, schedules[k], ""});
+      } else if (!named.empty() || under[k].empty()) {
+        std::string these;
+        for (const std::string& v : under[k]) these += (these.empty() ? "" : ", ") + v;
+        all.push_back({variant, schedules[k],
+                       peer + " does not run " + variant + " under " + schedules[k] + " (" +
+                           (these.empty() ? "no variant does" : "these do: " + these) + ")"});
+      }
+    }
+  }
+  return all;
 }
 
 // Sets up every implementation of `spec`: serial first, then weft per mechanism, policy,
-// schedule (loop workloads) and worker count, then the peers, per loop variant on a loop
-// workload (skipped ones keep their reason and never run).
+// schedule (loop workloads) and worker count, then the peers, per loop variant and schedule
+// on a loop workload (skipped ones keep their reason and never run).
 CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
   CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0};
@@ -112,7 +147,8 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
       }
     }
   }
-  std::vector<std::pair<std::string, std::string>> planned;
+  const std::vector<std::string> schedules = peer_schedules(o, w.loops);
+  std::vector<std::pair<std::string, PeerSeries>> planned;
   for (const std::string& entry : o.peers) {
     const std::string peer = entry.substr(0, entry.find('/'));
     const std::string program = peer_dir + "/weft-peer-" + peer;
@@ -122,12 +158,15 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
     } else if (!contains(peer_workloads(program), spec.name)) {
       skipped = "does not implement " + spec.name;
     }
-    for (const auto& series : peer_series(entry, program, w.loops, skipped.empty())) {
-      if (std::find(planned.begin(), planned.end(), series) != planned.end()) continue;
-      planned.push_back(series);
+    for (const PeerSeries& series :
+         peer_series(entry, program, schedules, w.loops, skipped.empty())) {
+      const std::pair<std::string, PeerSeries> key{peer, series};
+      if (std::find(planned.begin(), planned.end(), key) != planned.end()) continue;
+      planned.push_back(key);
       for (unsigned workers : o.workers) {
-        w.runs.push_back(make_run(peer, "", workers, skipped));
-        w.runs.back().variant = series.second;
+        w.runs.push_back(make_run(peer, "", workers, skipped.empty() ? series.skipped : skipped));
+        w.runs.back().variant = series.variant;
+        w.runs.back().schedule = series.schedule;
       }
     }
   }
@@ -144,7 +183,8 @@ const std::vector<std::string>& known_peers() {
 std::string CompareRun::label() const {
   if (impl == "serial") return impl;
   if (impl == "weft") return "weft " + weft_config() + " w=" + std::to_string(workers);
-  return impl + (variant.empty() ? "" : "/" + variant) + " w=" + std::to_string(workers);
+  return impl + (variant.empty() ? "" : "/" + variant) + (schedule.empty() ? "" : " " + schedule) +
+         " w=" + std::to_string(workers);
 }
 
 std::string CompareRun::weft_config() const {
@@ -162,9 +202,17 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
   std::vector<PeerRatio> ratios;
   for (const CompareRun& peer : workload.runs) {
     if (!peer.is_peer() || peer.times.empty()) continue;
+    const auto candidate = [&peer](const CompareRun& r) {
+      return r.impl == "weft" && r.workers == peer.workers && !r.times.empty();
+    };
+    // Like for like: weft's runs of the peer's schedule, where there are any.
+    const bool same_schedule =
+        std::any_of(workload.runs.begin(), workload.runs.end(), [&](const CompareRun& r) {
+          return candidate(r) && !r.schedule.empty() && r.schedule == peer.schedule;
+        });
     const CompareRun* best = nullptr;
     for (const CompareRun& r : workload.runs) {
-      if (r.impl == "weft" && r.workers == peer.workers && !r.times.empty() &&
+      if (candidate(r) && (!same_schedule || r.schedule == peer.schedule) &&
           (best == nullptr || median(r.times) < median(best->times)))
         best = &r;
     }
@@ -214,7 +262,7 @@ CompareResult run_compare(const Options& o, const Progress& progress) {
           add_stats(run, stats);
         } else {
           const PeerRun out = run_peer(result.peer_dir + "/weft-peer-" + run.impl, spec.text(),
-                                       run.workers, run.variant);
+                                       run.workers, run.variant, run.schedule);
           check(run, spec, out.verified ? "" : out.error);
           seconds = out.seconds;
           run.result = out.result;

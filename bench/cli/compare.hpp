@@ -2,7 +2,9 @@
 // (each chosen steal mechanism and policy) and on every chosen peer (bench/peers: OpenMP tasks
 // on libgomp and libomp, oneTBB, Rayon), at each worker count. A loop workload runs weft once
 // per loop schedule and each peer once per loop variant (OpenMP taskloop, outer, nested;
-// oneTBB's partitioners), each its own series. Within a workload the runs
+// oneTBB's partitioners) and per schedule (the peer protocol's --schedule: each --schedule
+// spec, mapped onto the peer's own as omp_par.hpp and tbb_par.hpp say; without --schedule the
+// peer's "default"), each its own series. Within a workload the runs
 // alternate implementation by implementation in every repetition, so that the machine's noise
 // falls on all of them alike; every run is verified, a peer's by the peer itself.
 #pragma once
@@ -26,8 +28,10 @@ struct CompareRun {
   std::string impl;  // "serial", "weft", or a peer's name
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
   std::string steal;                                                   // weft only
-  std::string schedule;  // weft on a loop workload: the Schedule spec ("dynamic:1")
-  std::string variant;   // a peer on a loop workload: its loop variant ("nested")
+  // A loop workload's schedule: weft's Schedule spec ("dynamic:1"); a peer's the same spec,
+  // or "default" (its own) when compare got no --schedule; "" otherwise.
+  std::string schedule;
+  std::string variant;  // a peer on a loop workload: its loop variant ("nested")
   unsigned workers = 1;
   unsigned threads = 0;        // threads the run used, where its peer reports them (else 0)
   std::vector<double> times;   // seconds, one per repetition; empty when skipped
@@ -37,7 +41,7 @@ struct CompareRun {
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 
   // "serial", "weft request/half w=2", "weft concurrent/one dynamic:1 w=2", "gomp w=2",
-  // "gomp/nested w=2"
+  // "gomp/nested dynamic:1 w=2", "gomp/outer default w=2"
   std::string label() const;
   // weft: "request/half", the mechanism and the policy, then the schedule if any
   std::string weft_config() const;
@@ -59,8 +63,9 @@ struct CompareResult {
 };
 
 // The ratio weft/peer at one worker count: weft's best mechanism and policy there (the run of
-// lowest median; `weft` names both) against the peer, per repetition (the two ran side by
-// side), as median and range. < 1: weft faster.
+// lowest median; `weft` names both), among weft's runs of the peer's schedule where weft ran
+// it, against the peer, per repetition (the two ran side by side), as median and range.
+// < 1: weft faster.
 struct PeerRatio {
   const CompareRun* weft = nullptr;
   const CompareRun* peer = nullptr;

@@ -52,7 +52,8 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
   out << format("  %-36s %10s %10s %10s %8s %10s", "implementation", "median s", "min s", "max s",
                 "speedup", "cost s");
   if (per_iteration) out << format(" %9s %7s", "ns/iter", "threads");
-  out << "  weft/peer median (min-max), weft's best mechanism/policy\n";
+  out << "  weft/peer median (min-max), weft's best mechanism/policy"
+      << (w.loops ? " (of the peer's schedule)\n" : "\n");
   const double base = serial_median(w);
   const std::vector<PeerRatio> ratios = peer_ratios(w);
   for (const CompareRun& run : w.runs) {
@@ -78,7 +79,8 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
 void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRun& run, double base,
               int repeat) {
   // "mechanism" and "steal" are null for serial and the peers, as in the fib and UTS JSON;
-  // "schedule" is weft's on a loop workload, "variant" a peer's, null otherwise.
+  // "schedule" is weft's or a peer's on a loop workload (a peer's "default" without
+  // --schedule), "variant" a peer's, null otherwise.
   const bool weft = run.impl == "weft";
   const auto or_null = [](const std::string& v) { return v.empty() ? "null" : quote(v); };
   out << "{\"impl\":" << quote(run.impl)
@@ -155,6 +157,7 @@ std::string compare_json(const CompareResult& result) {
       const PeerRatio& r = ratios[i];
       out << (i ? "," : "") << "{\"peer\":" << quote(r.peer->impl)
           << ",\"variant\":" << (r.peer->variant.empty() ? "null" : quote(r.peer->variant))
+          << ",\"schedule\":" << (r.peer->schedule.empty() ? "null" : quote(r.peer->schedule))
           << ",\"workers\":" << r.peer->workers
           << ",\"weft_mechanism\":" << quote(weft::mechanism_name(r.weft->mechanism))
           << ",\"weft_steal\":" << quote(r.weft->steal)

@@ -89,12 +89,21 @@ std::string json_field(const std::string& line, const std::string& key) {
   return line.substr(i, end - i);
 }
 
+namespace {
+
+bool names_a_schedule(const std::string& schedule) {
+  return !schedule.empty() && schedule != "default";
+}
+
+}  // namespace
+
 PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers,
-                 const std::string& loops) {
+                 const std::string& loops, const std::string& schedule) {
   int status = 0;
   std::vector<std::string> args{"--workload", spec, "--workers", std::to_string(workers),
                                 "--repeat",   "1"};
   if (!loops.empty()) args.insert(args.end(), {"--loops", loops});
+  if (names_a_schedule(schedule)) args.insert(args.end(), {"--schedule", schedule});
   const std::string out = run_program(program, args, status);
   std::istringstream lines(out);
   std::string line;
@@ -117,18 +126,23 @@ PeerRun run_peer(const std::string& program, const std::string& spec, unsigned w
   }
   if (run.verified && status != 0)
     throw PeerError(program + " --workload " + spec + ": exit status " + std::to_string(status));
+  // A peer that ignored --schedule would pass its own default off as the schedule.
+  if (names_a_schedule(schedule) &&
+      (line.find("\"schedule\":") == std::string::npos || json_field(line, "schedule") != schedule))
+    throw PeerError(program + " --schedule " + schedule +
+                    ": the peer's line names another: " + line);
   return run;
 }
 
 namespace {
 
-// The first word of each line `program flag` prints; empty if it cannot be run or fails.
-std::vector<std::string> listed(const std::string& program, const std::string& flag) {
+// The first word of each line `program args...` prints; empty if it cannot be run or fails.
+std::vector<std::string> listed(const std::string& program, const std::vector<std::string>& args) {
   if (access(program.c_str(), X_OK) != 0) return {};
   int status = 0;
   std::string out;
   try {
-    out = run_program(program, {flag}, status);
+    out = run_program(program, args, status);
   } catch (const PeerError&) {
     return {};
   }
@@ -145,11 +159,13 @@ std::vector<std::string> listed(const std::string& program, const std::string& f
 }  // namespace
 
 std::vector<std::string> peer_workloads(const std::string& program) {
-  return listed(program, "--list");
+  return listed(program, {"--list"});
 }
 
-std::vector<std::string> peer_loop_variants(const std::string& program) {
-  return listed(program, "--list-loops");
+std::vector<std::string> peer_loop_variants(const std::string& program,
+                                            const std::string& schedule) {
+  if (!names_a_schedule(schedule)) return listed(program, {"--list-loops"});
+  return listed(program, {"--list-loops", "--schedule", schedule});
 }
 
 }  // namespace weft_bench

@@ -30,16 +30,19 @@ class PeerError : public std::runtime_error {
 std::string run_program(const std::string& program, const std::vector<std::string>& args,
                         int& status);
 
-// `program --workload spec --workers w --repeat 1 [--loops loops]`, parsed. Throws PeerError
-// when the peer fails to answer with one well-formed line; a run that fails its verification
-// is returned with verified = false.
+// `program --workload spec --workers w --repeat 1 [--loops loops] [--schedule schedule]`,
+// parsed; --schedule is left out when `schedule` is "" or "default" (the peer's own). Throws
+// PeerError when the peer fails to answer with one well-formed line, or answers for another
+// schedule; a run that fails its verification is returned with verified = false.
 PeerRun run_peer(const std::string& program, const std::string& spec, unsigned workers,
-                 const std::string& loops = "");
+                 const std::string& loops = "", const std::string& schedule = "");
 
 // The workload names `program --list` prints; empty if it cannot be run.
 std::vector<std::string> peer_workloads(const std::string& program);
-// The loop variants `program --list-loops` prints; empty if it cannot be run.
-std::vector<std::string> peer_loop_variants(const std::string& program);
+// The loop variants `program --list-loops [--schedule schedule]` prints (those that run under
+// `schedule`; "" or "default": all of them); empty if it cannot be run.
+std::vector<std::string> peer_loop_variants(const std::string& program,
+                                            const std::string& schedule = "");
 
 // The value of "key" in a one-line JSON object of flat fields (the protocol's lines); throws
 // PeerError if absent or malformed. Strings are unescaped.

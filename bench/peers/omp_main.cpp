@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   std::string_view name = argc > 0 ? argv[0] : "openmp";
   name = name.substr(name.rfind('/') + 1);  // npos + 1 == 0: no slash
   if (name.starts_with("weft-peer-")) name.remove_prefix(std::string_view("weft-peer-").size());
-  return peers::peer_main(name, argc, argv, [](int workers, std::string_view loops) {
-    return workloads::OmpPar(workers, loops);
-  });
+  return peers::peer_main(name, argc, argv,
+                          [](int workers, std::string_view loops, peers::LoopSchedule schedule) {
+                            return workloads::OmpPar(workers, loops, schedule);
+                          });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 
 #include "common/text_format.hpp"
 
@@ -18,16 +19,18 @@ constexpr std::int64_t kMaxRepeat = 1000000;
 }  // namespace
 
 PeerOptions parse_peer_args(std::span<const std::string_view> args,
-                            std::span<const std::string_view> variants) {
+                            std::span<const std::string_view> variants, RunsUnder runs_under) {
   PeerOptions options;
   bool have_workload = false;
+  bool have_schedule = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view flag = args[i];
     if (flag == "--list" || flag == "--list-loops") {
       (flag == "--list" ? options.list : options.list_loops) = true;
       continue;
     }
-    if (flag != "--workload" && flag != "--workers" && flag != "--repeat" && flag != "--loops")
+    if (flag != "--workload" && flag != "--workers" && flag != "--repeat" && flag != "--loops" &&
+        flag != "--schedule")
       throw workloads::SizeError(std::string(flag) + ": unknown option");
     if (i + 1 == args.size()) throw workloads::SizeError(std::string(flag) + ": needs a value");
     const std::string_view value = args[++i];
@@ -43,6 +46,9 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
                                    ": unknown loop variant (known: " + known + ")");
       }
       options.loops = value;
+    } else if (flag == "--schedule") {
+      options.schedule = LoopSchedule::parse(value);
+      have_schedule = true;
     } else if (flag == "--workers") {
       options.workers = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxWorkers));
     } else {
@@ -51,11 +57,29 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
   }
   if (options.list || options.list_loops) return options;
   if (!have_workload) throw workloads::SizeError("--workload: is required");
-  if (!options.loops.empty() && !workloads::is_loop_workload(options.spec.name)) {
-    throw workloads::SizeError("--loops: applies to the loop workloads only, not " +
-                               options.spec.name);
+  for (const auto& [given, name] :
+       {std::pair{!options.loops.empty(), "--loops"}, std::pair{have_schedule, "--schedule"}}) {
+    if (given && !workloads::is_loop_workload(options.spec.name)) {
+      throw workloads::SizeError(std::string(name) + ": applies to the loop workloads only, not " +
+                                 options.spec.name);
+    }
   }
   if (options.workers == 0) throw workloads::SizeError("--workers: is required");
+  const auto runs = [&](std::string_view v) {
+    return runs_under == nullptr || runs_under(v, options.schedule);
+  };
+  if (!options.loops.empty() && !runs(options.loops)) {
+    std::string under;
+    for (const std::string_view v : variants)
+      if (runs(v)) under += (under.empty() ? "" : ", ") + std::string(v);
+    throw workloads::SizeError("--loops " + options.loops + ": does not run under --schedule " +
+                               options.schedule.spec() + " (these do: " + under + ")");
+  }
+  if (options.loops.empty() && !variants.empty() &&
+      workloads::is_loop_workload(options.spec.name)) {
+    const auto first = std::find_if(variants.begin(), variants.end(), runs);
+    if (first != variants.end()) options.loops = *first;
+  }
   return options;
 }
 
@@ -69,6 +93,7 @@ std::string outcome_line(std::string_view peer, const PeerOptions& options,
                      ",\"result\":" + quote(outcome.result) +
                      ",\"verified\":" + (outcome.error.empty() ? "true" : "false");
   if (outcome.threads != 0) line += ",\"threads\":" + std::to_string(outcome.threads);
+  if (!options.schedule.is_default()) line += ",\"schedule\":" + quote(options.schedule.spec());
   if (!outcome.error.empty()) line += ",\"error\":" + quote(outcome.error);
   return line + "}";
 }

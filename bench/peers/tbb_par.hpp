@@ -7,6 +7,16 @@
 // the same loop, and must not be shared by loops running at once: the depth-0 loops (run one
 // after another by the workload's serial code) share one for the whole run; nested loops,
 // which run concurrently, each get a fresh one.
+// The schedule (--schedule, loop_schedule.hpp) maps onto oneTBB's as follows, at every depth:
+//   default, factoring, auto  blocked_range's default grainsize (1): the partitioner decides
+//                             (oneTBB has no factoring; its auto_partitioner is its own
+//                             adaptive choice)
+//   dynamic:K, guided:K       grainsize K: simple_partitioner splits down to chunks of K/2 to K
+//                             iterations (a range of more than K is divisible), auto_partitioner,
+//                             affinity_partitioner and static_partitioner use K as the minimum
+//                             (oneTBB has no guided order of chunk sizes: K is its floor)
+//   static                    static_partitioner, one chunk per thread, and so only the static
+//                             variant runs under it (runs_under; --list-loops lists just it)
 #pragma once
 
 #include <oneapi/tbb/blocked_range.h>
@@ -20,9 +30,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
+#include "peers/loop_schedule.hpp"
 #include "workloads/par.hpp"
 
 namespace workloads {
@@ -34,12 +46,23 @@ class TbbPar {
   static constexpr std::array<std::string_view, 4> kLoopVariants = {"auto", "simple", "static",
                                                                     "affinity"};
 
-  // `loops` is one of kLoopVariants, or "" for auto.
-  explicit TbbPar(int workers, std::string_view loops = "")
+  // The static schedule is the static partitioner: the other variants do not run under it.
+  static bool runs_under(std::string_view variant, const peers::LoopSchedule& schedule) {
+    return schedule.kind != peers::LoopSchedule::Kind::kStatic || variant == "static";
+  }
+
+  // `loops` is one of kLoopVariants, or "" for auto; under the static schedule it must be
+  // static (runs_under; peer_cli checks it first).
+  explicit TbbPar(int workers, std::string_view loops = "", peers::LoopSchedule schedule = {})
       : limit_(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers)),
         stack_(tbb::global_control::thread_stack_size, kWorkerStackBytes),
         arena_(workers),
-        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "oneTBB"))) {}
+        loops_(static_cast<Loops>(loop_variant(kLoopVariants, loops, "oneTBB"))),
+        grainsize_(grainsize_of(schedule)) {
+    if (!runs_under(kLoopVariants[static_cast<std::size_t>(loops_)], schedule)) {
+      throw std::invalid_argument("oneTBB runs only its static variant under the static schedule");
+    }
+  }
 
   class Scope {
    public:
@@ -70,7 +93,7 @@ class TbbPar {
   }
   template <class Body>
   void for_range(int depth, std::size_t lo, std::size_t hi, const Body& body) {
-    const tbb::blocked_range<std::size_t> range(lo, hi);
+    const tbb::blocked_range<std::size_t> range(lo, hi, grainsize_);
     const auto chunk = [&body](const tbb::blocked_range<std::size_t>& r) {
       body(r.begin(), r.end());
     };
@@ -101,10 +124,18 @@ class TbbPar {
     kAffinity
   };  // in kLoopVariants' order
 
+  // blocked_range's grainsize for a schedule (see the top).
+  static std::size_t grainsize_of(const peers::LoopSchedule& s) {
+    using Kind = peers::LoopSchedule::Kind;
+    if (s.kind != Kind::kDynamic && s.kind != Kind::kGuided) return 1;
+    return static_cast<std::size_t>(s.chunk);
+  }
+
   tbb::global_control limit_;
   tbb::global_control stack_;
   tbb::task_arena arena_;
   Loops loops_;
+  std::size_t grainsize_;
   tbb::affinity_partitioner outer_affinity_;  // the depth-0 loops'
 };
 
