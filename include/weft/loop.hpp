@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "weft/detail/loop_body.hpp"
+#include "weft/detail/worker_core.hpp"
 #include "weft/schedule.hpp"
 
 namespace weft {
@@ -90,6 +91,20 @@ I loop_bound(V v, const char* name) {
                                 "and hi); give both bounds the same type");
   }
   return static_cast<I>(v);
+}
+
+// Adaptive fork's common case, decided inline: on a worker whose runtime forks loops only
+// while some worker is idle, and nobody is, the loop is a plain call of its body, which the
+// compiler can inline and vectorise with the code around it. One relaxed load of a line that
+// changes only when a worker goes idle or finds work.
+inline bool loop_runs_inline(const LoopOptions& options) noexcept {
+  WorkerCore* const w = current_worker();
+  const std::atomic<std::int32_t>* const idle = w->loop_idle;
+  if (idle == nullptr || options.control != nullptr || idle->load(std::memory_order_relaxed) != 0) {
+    return false;
+  }
+  w->inline_loops.bump();
+  return true;
 }
 
 // A loop's range as the runtime sees it: offsets [0, n) from lo.
@@ -246,6 +261,7 @@ requires(!std::same_as<std::decay_t<Body>, LoopOptions>) void parallel_for(
     L lo, H hi, const Body& body, const LoopOptions& options = {}) {
   const auto range = detail::loop_range(lo, hi);
   if (range.n == 0) return;
+  if (detail::loop_runs_inline(options)) return detail::call_body(body, range, 0, range.n);
   const detail::ForLoop<decltype(range.lo), Body> loop{range, body};
   detail::run_loop(range.n, loop.erased(), options);
 }
@@ -256,6 +272,10 @@ requires std::is_invocable_v<const Init&> &&
         L lo, H hi, const Init& init, const Body& body, const LoopOptions& options = {}) {
   const auto range = detail::loop_range(lo, hi);
   if (range.n == 0) return;
+  if (detail::loop_runs_inline(options)) {
+    auto state = std::invoke(init);
+    return detail::call_body(body, range, 0, range.n, state);
+  }
   const detail::ForLoopWithState<decltype(range.lo), Init, Body> loop{range, init, body};
   detail::run_loop(range.n, loop.erased(), options);
 }
@@ -267,6 +287,9 @@ T parallel_reduce(L lo, H hi, const T& identity, const Body& body, const Combine
   if (range.n == 0) return identity;
   using I = decltype(range.lo);
   if (!options.deterministic) {
+    if (detail::loop_runs_inline(options)) {
+      return std::invoke(body, range.lo, range.at(range.n), T(identity));
+    }
     detail::ReduceLoop<I, T, Body, Combine> loop{range, identity, body, combine, {}, {}};
     detail::run_loop(range.n, loop.erased(), options);
     return loop.result ? std::move(*loop.result) : identity;

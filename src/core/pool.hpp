@@ -43,6 +43,8 @@ class Pool {
   FramePool& frame_pool() noexcept { return frame_pool_; }
   // relaxed: a hint; a stale answer forks once too often or runs one loop serially.
   int idle_workers() const noexcept { return idle_workers_.load(std::memory_order_relaxed); }
+  // The counter itself, which workers' loop_idle point to (weft/loop.hpp reads it inline).
+  const std::atomic<std::int32_t>& idle_counter() const noexcept { return idle_workers_; }
   void add_idle(int delta) noexcept { idle_workers_.fetch_add(delta, std::memory_order_relaxed); }
 
   // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
@@ -80,7 +82,7 @@ class Pool {
   std::unique_ptr<LoopQueue> loop_queue_;
   FramePool frame_pool_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  alignas(kFalseSharingRange) std::atomic<int> idle_workers_{0};
+  alignas(kFalseSharingRange) std::atomic<std::int32_t> idle_workers_{0};
 
   mutable std::mutex stats_mutex_;
   std::mutex roots_mutex_;

@@ -52,6 +52,9 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   request_.thief_id = worker_id;
   this->pool = &pool;
   stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism);
+  if (config.adaptive_fork == AdaptiveFork::kOn && config.loops != LoopScheme::kSplit) {
+    loop_idle = &pool.idle_counter();
+  }
   if (config.profile || config.trace_events > 0) {
     clock_.enable(config.trace_events);
     profile_base_ = clock_.read();
@@ -192,6 +195,7 @@ WorkerStats Worker::raw_counts() const noexcept {
   for (const CountedField& c : kCountedFields) s.*c.field = (this->*c.counter).get();
   for (const LoopCountedField& c : kLoopCountedFields)
     s.*c.field = (loops_.counters.*c.counter).get();
+  s.loops_serial += inline_loops.get();  // adaptive fork's serial loops decided inline
   return s;
 }
 

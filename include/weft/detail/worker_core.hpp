@@ -54,6 +54,11 @@ struct alignas(kFalseSharingRange) WorkerCore {
   Counter stolen_joins;
   std::int32_t id = 0;
   const void* pool = nullptr;  // the runtime this worker belongs to (for nested run())
+  // Parallel loops under adaptive fork (Config::adaptive_fork = 1, not split): the pool's count
+  // of idle workers, which weft/loop.hpp reads inline; while it is 0 a loop is a plain call of
+  // its body (counted in inline_loops). nullptr elsewhere: loops go through run_loop.
+  const std::atomic<std::int32_t>* loop_idle = nullptr;
+  Counter inline_loops;
 };
 
 // Stands in for a worker on threads outside any runtime: its task stack has no slots, so

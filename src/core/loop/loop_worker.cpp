@@ -33,13 +33,22 @@ LoopWorker::LoopWorker(Worker& worker, Pool& pool)
     : worker_(worker), pool_(pool), queue_(pool.loop_queue()), pcbs_(new Pcb[kPcbDepth]) {}
 
 void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
-  const Schedule schedule = options.schedule.value_or(pool_.config().schedule);
-  if (pool_.config().loops == LoopScheme::kSplit) {
+  const Config& config = pool_.config();
+  // The common case of adaptive forking, first and short: nobody is idle, so the loop is one
+  // call of its body (an inner loop of a busy nest costs a few loads more than a plain loop).
+  if (config.adaptive_fork == AdaptiveFork::kOn && config.loops != LoopScheme::kSplit &&
+      body.state_size == 0 && options.control == nullptr && pool_.idle_workers() == 0) {
+    counters.serial_forks.bump();
+    body.run(body, nullptr, 0, n);
+    return;
+  }
+  const Schedule schedule = options.schedule.value_or(config.schedule);
+  if (config.loops == LoopScheme::kSplit) {
     if (pool_.size() > 1) {
       run_split(n, body, options, schedule, pool_.size());
     } else {
       counters.serial_forks.bump();
-      run_serially(body, 0, n, options, ChunkPlan::make(n, schedule, 1));
+      run_serially(body, 0, n, options, schedule, 1);
     }
     return;
   }
@@ -58,17 +67,24 @@ void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& o
 
 void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                              const LoopOptions& options, Schedule schedule) {
-  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
+  // The serial decisions come first and need no chunk plan: an inner loop that adaptive
+  // forking runs serially costs a few loads and one call of its body.
   const AdaptiveFork adaptive = pool_.config().adaptive_fork;
   const bool nobody_idle = pool_.idle_workers() == 0;
-  if (depth_ == kPcbDepth || plan.chunks < 2 || !frame_available(body) ||
+  if (len < 2 || depth_ == kPcbDepth || !frame_available(body) ||
       (adaptive == AdaptiveFork::kOn && nobody_idle)) {
     counters.serial_forks.bump();
-    run_serially(body, base, base + len, options, plan);
+    run_serially(body, base, base + len, options, schedule, pool_.size());
     return;
   }
   if (adaptive == AdaptiveFork::kLazy && nobody_idle) {
     run_lazily(base, len, body, options, schedule);
+    return;
+  }
+  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
+  if (plan.chunks < 2) {
+    counters.serial_forks.bump();
+    run_serially(body, base, base + len, options, schedule, pool_.size());
     return;
   }
   fork(base, plan, body, options);
@@ -96,7 +112,7 @@ void LoopWorker::run_lazily(std::uint64_t base, std::uint64_t len, const LoopBod
   // A worker went idle: hand the rest out as a loop of its own.
   const ChunkPlan rest = ChunkPlan::make(len - done, schedule, pool_.size());
   if (depth_ == kPcbDepth || rest.chunks < 2) {
-    run_serially(body, base + done, base + len, options, rest);
+    run_serially(body, base + done, base + len, options, schedule, pool_.size());
     return;
   }
   fork(base + done, rest, body, options);

@@ -10,8 +10,7 @@ void run_loop(std::uint64_t n, const LoopBody& body, const LoopOptions& options)
   WorkerCore* const w = current_worker();
   // The pool pointer also tells a pool's worker from frame_cost's calibration stand-in.
   if (!on_worker() || w->pool == nullptr) {
-    const Schedule schedule = options.schedule.value_or(Schedule::automatic());
-    run_serially(body, 0, n, options, ChunkPlan::make(n, schedule, 1));
+    run_serially(body, 0, n, options, options.schedule.value_or(Schedule::automatic()), 1);
     return;
   }
   static_cast<Worker*>(w)->loops().run(n, body, options);

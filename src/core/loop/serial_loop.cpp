@@ -26,11 +26,12 @@ OwnedState::~OwnedState() {
 }
 
 void run_serially(const LoopBody& body, std::uint64_t begin, std::uint64_t end,
-                  const LoopOptions& options, const ChunkPlan& plan) {
+                  const LoopOptions& options, Schedule schedule, unsigned workers) {
   OwnedState state(body);
   if (options.control == nullptr) {
     body.run(body, state.get(), begin, end);
   } else {
+    const ChunkPlan plan = ChunkPlan::make(end - begin, schedule, workers);
     ChunkCursor cursor(plan);
     for (std::uint64_t i = 0; i < plan.chunks && !options.control->stopped(); ++i) {
       const ChunkBounds c = cursor.bounds(i);

@@ -27,10 +27,10 @@ class OwnedState {
   void* state_ = nullptr;   // the constructed state, or nullptr
 };
 
-// Runs offsets [begin, end) of the loop serially, chunk by chunk when a LoopControl may stop
-// it (chunks of `plan`, which covers [begin, end) relative to begin), in one call otherwise.
-// Folds a reduction's state. Exceptions propagate.
+// Runs offsets [begin, end) of the loop serially: in one call of the body, or, when a
+// LoopControl may stop it, chunk by chunk as `schedule` cuts the range for `workers`. Folds a
+// reduction's state. Exceptions propagate.
 void run_serially(const LoopBody& body, std::uint64_t begin, std::uint64_t end,
-                  const LoopOptions& options, const ChunkPlan& plan);
+                  const LoopOptions& options, Schedule schedule, unsigned workers);
 
 }  // namespace weft::detail
