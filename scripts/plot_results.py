@@ -34,11 +34,16 @@ def weft_config(run):
 
 
 def series_name(run):
-    """The run's label less its worker count: a loop workload's runs name their schedule, and
-    a peer's its loop variant too."""
+    """The run's label less its worker count: a loop workload's runs name their schedule, a
+    peer's its loop variant too, and weft's its loop settings where compare labelled them
+    (--loops, --frames, --adaptive)."""
     schedule = f" {run['schedule']}" if run.get("schedule") else ""
     if run["impl"] == "weft":
-        return f"weft {weft_config(run)}{schedule}"
+        loops = ""
+        if run.get("loops"):
+            text = f"{run['loops']}/{run['frames']}/adapt={run['adaptive_fork']}"
+            loops = f" {text}" if f" {text} " in run.get("label", "") else ""
+        return f"weft {weft_config(run)}{schedule}{loops}"
     variant = f"/{run['variant']}" if run.get("variant") else ""
     return f"{run['impl']}{variant}{schedule}"
 

@@ -180,6 +180,10 @@ TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
        "--chunk 0: expected a whole number from 1 to 1073741824, got \"0\""},
       {error_of({"fib"}), "fib: missing N (e.g. fib 35)"},
       {error_of({"fib", "x"}), "fib N: expected a whole number from 1 to 50, got \"x\""},
+      // compare's loop settings only
+      {error_of({"uts", "--loops", "pcb"}), "--loops: unknown option"},
+      {error_of({"fib", "30", "--frames", "pool"}), "--frames: unknown option"},
+      {error_of({"uts", "--adaptive", "0"}), "--adaptive: unknown option"},
   };
   for (const auto& [got, want] : cases) {
     EXPECT_EQ(got, want);
@@ -204,6 +208,30 @@ TEST(BenchCliArgs, Mechanism) {
   const std::string help = weft_bench::usage();
   EXPECT_NE(help.find("[--mechanism concurrent,request]"), std::string::npos);
   EXPECT_NE(help.find("\"mechanism\":null"), std::string::npos);
+}
+
+// A weft run's Config takes the loop settings given (compare's --loops, --frames,
+// --adaptive) over the environment's, and the environment's (here the defaults) without.
+TEST(BenchCliArgs, WeftRunConfigTakesTheLoopSettings) {
+  const Options o = parse({"fib", "20"});
+  const weft::Config plain =
+      weft_bench::weft_run_config(o, weft::StealMechanism::kRequest, "half", 3);
+  EXPECT_EQ(plain.mechanism, weft::StealMechanism::kRequest);
+  EXPECT_EQ(plain.steal.spec(), "half");
+  EXPECT_EQ(plain.workers, 3u);
+  const weft::Config env = weft::Config::from_env();
+  EXPECT_EQ(plain.loops, env.loops);
+  EXPECT_EQ(plain.loop_frames, env.loop_frames);
+  EXPECT_EQ(plain.adaptive_fork, env.adaptive_fork);
+  const weft_bench::LoopSettings settings{weft::LoopScheme::kSplit, weft::LoopFrames::kPool,
+                                          weft::AdaptiveFork::kLazy};
+  const weft::Config c =
+      weft_bench::weft_run_config(o, weft::StealMechanism::kConcurrent, "one", 2, &settings);
+  EXPECT_EQ(c.loops, weft::LoopScheme::kSplit);
+  EXPECT_EQ(c.loop_frames, weft::LoopFrames::kPool);
+  EXPECT_EQ(c.adaptive_fork, weft::AdaptiveFork::kLazy);
+  EXPECT_EQ(c.workers, 2u);
+  EXPECT_EQ(settings.text(), "split/pool/adapt=lazy");
 }
 
 TEST(BenchCliArgs, FibArgumentErrors) {

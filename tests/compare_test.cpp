@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <weft/schedule.hpp>
 
@@ -89,6 +92,87 @@ TEST(BenchCompareArgs, LoopSchedulesAndPeerVariants) {
   EXPECT_EQ(error_of({"uts", "--schedule", "static"}), "--schedule: unknown option");
   EXPECT_NE(error_of({"compare", "--workloads", "matmul-loops:300:ikk"}).find("permutation of ijk"),
             std::string::npos);
+}
+
+// --loops, --frames and --adaptive: each a list of the Config field table's names, each once
+// in the order given; every combination a series (--loops outermost); errors name the
+// option, the value and the names allowed; uts and fib have none of them.
+TEST(BenchCompareArgs, LoopSettings) {
+  using weft::AdaptiveFork;
+  using weft::LoopFrames;
+  using weft::LoopScheme;
+  using weft_bench::LoopSettings;
+  const Options plain = parse({"compare"});
+  EXPECT_TRUE(plain.loop_schemes.empty());
+  EXPECT_TRUE(plain.loop_frames.empty());
+  EXPECT_TRUE(plain.adaptive_forks.empty());
+  EXPECT_FALSE(plain.loop_settings_given());
+  EXPECT_EQ(weft_bench::loop_settings(plain).size(), 1u);
+
+  const Options o = parse(
+      {"compare", "--loops", "dlist,pcb,dlist", "--frames", "pool", "--adaptive", "0,lazy,1,0"});
+  EXPECT_EQ(o.loop_schemes, (std::vector<LoopScheme>{LoopScheme::kDlist, LoopScheme::kPcb}));
+  EXPECT_EQ(o.loop_frames, std::vector<LoopFrames>{LoopFrames::kPool});
+  EXPECT_EQ(o.adaptive_forks, (std::vector<AdaptiveFork>{AdaptiveFork::kOff, AdaptiveFork::kLazy,
+                                                         AdaptiveFork::kOn}));
+  EXPECT_TRUE(o.loop_settings_given());
+  EXPECT_TRUE(parse({"compare", "--adaptive", "1"}).loop_settings_given());
+  const std::vector<LoopSettings> all = weft_bench::loop_settings(o);
+  ASSERT_EQ(all.size(), 6u);
+  EXPECT_EQ(all[0], (LoopSettings{LoopScheme::kDlist, LoopFrames::kPool, AdaptiveFork::kOff}));
+  EXPECT_EQ(all[1], (LoopSettings{LoopScheme::kDlist, LoopFrames::kPool, AdaptiveFork::kLazy}));
+  EXPECT_EQ(all[3], (LoopSettings{LoopScheme::kPcb, LoopFrames::kPool, AdaptiveFork::kOff}));
+  EXPECT_EQ(all[5].text(), "pcb/pool/adapt=1");
+
+  EXPECT_EQ(error_of({"compare", "--loops", "pcb,heap"}),
+            "--loops heap: --loops=\"heap\": unknown loop scheme (allowed: pcb, dlist, split)");
+  EXPECT_EQ(error_of({"compare", "--frames", "heap"}),
+            "--frames heap: --frames=\"heap\": unknown loop frame home (allowed: stack, pool)");
+  EXPECT_EQ(error_of({"compare", "--adaptive", "on"}),
+            "--adaptive on: --adaptive=\"on\": unknown adaptive fork mode (allowed: 0, 1, lazy)");
+  EXPECT_EQ(error_of({"compare", "--loops", "pcb,"}), "--loops: empty item in list \"pcb,\"");
+  EXPECT_EQ(error_of({"compare", "--frames"}), "--frames: missing value");
+  EXPECT_EQ(error_of({"uts", "--loops", "pcb"}), "--loops: unknown option");
+  const std::string help = weft_bench::usage();
+  EXPECT_NE(help.find("[--loops pcb,dlist,split]"), std::string::npos) << help;
+  EXPECT_NE(help.find("[--frames stack,pool] [--adaptive 0,1,lazy]"), std::string::npos) << help;
+  EXPECT_NE(help.find("\"weft_pairs\""), std::string::npos) << help;
+}
+
+// Sets environment variables for the test's length, restoring them after.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (const auto& [name, value] : vars) {
+      const char* old = std::getenv(name);
+      saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+      setenv(name, value, 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (const auto& [name, old] : saved_) {
+      if (old) {
+        setenv(name.c_str(), old->c_str(), 1);
+      } else {
+        unsetenv(name.c_str());
+      }
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+// A setting not given takes the environment's value, as the runtime would.
+TEST(BenchCompareArgs, LoopSettingsNotGivenComeFromTheEnvironment) {
+  const ScopedEnv env{{"WEFT_LOOPS", "split"}, {"WEFT_ADAPTIVE_FORK", "lazy"}};
+  const std::vector<weft_bench::LoopSettings> all =
+      weft_bench::loop_settings(parse({"compare", "--frames", "stack,pool"}));
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].text(), "split/stack/adapt=lazy");
+  EXPECT_EQ(all[1].text(), "split/pool/adapt=lazy");
 }
 
 TEST(BenchCompareArgs, WorkloadSpecs) {
@@ -466,6 +550,181 @@ TEST(BenchCompareRun, BothMechanismsAlternateAndAreNamed) {
   EXPECT_EQ(occurrences(json, "\"request_timeouts\":"), 2u * 8u) << json;
   EXPECT_EQ(occurrences(json, "\"profile\":{\"r_busy\":"), 2u * 8u) << json;
   EXPECT_NE(json.find("\"label\":\"weft request/half w=2\""), std::string::npos) << json;
+}
+
+// A weft run of a loop workload, built by hand.
+weft_bench::CompareRun loop_run(weft::StealMechanism mechanism, weft_bench::LoopSettings loops,
+                                unsigned workers, std::vector<double> times, bool show = true) {
+  weft_bench::CompareRun r;
+  r.impl = "weft";
+  r.mechanism = mechanism;
+  r.steal = "one";
+  r.schedule = "dynamic:1";
+  r.workers = workers;
+  r.loop_settings = loops;
+  r.show_loop_settings = show;
+  r.times = std::move(times);
+  r.result = "sum(x) = 1";
+  return r;
+}
+
+// The paired ratios: a setting's first value over each other, repetition by repetition,
+// between series alike in everything else (never across mechanisms or worker counts); named
+// by the values, with what both share; in the table and the JSON beside the run objects'
+// loop settings. Built by hand: the pairing must not depend on timing noise.
+TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
+  using weft::AdaptiveFork;
+  using weft::LoopFrames;
+  using weft::LoopScheme;
+  using weft::StealMechanism;
+  const weft_bench::LoopSettings pcb{LoopScheme::kPcb, LoopFrames::kStack, AdaptiveFork::kOff};
+  const weft_bench::LoopSettings dlist{LoopScheme::kDlist, LoopFrames::kStack, AdaptiveFork::kOff};
+  weft_bench::CompareWorkload w{workloads::parse_spec("gauss-jordan:20"), {}, true, 400};
+  w.runs.push_back(loop_run(StealMechanism::kConcurrent, pcb, 1, {0.5, 0.5, 0.5}));
+  w.runs.front().impl = "serial";
+  w.runs.front().loop_settings.reset();
+  w.runs.push_back(loop_run(StealMechanism::kConcurrent, pcb, 1, {4.0, 4.0, 4.0}));
+  w.runs.push_back(loop_run(StealMechanism::kConcurrent, pcb, 2, {1.0, 2.0, 3.0}));
+  w.runs.push_back(loop_run(StealMechanism::kConcurrent, dlist, 1, {1.0, 2.0, 8.0}));
+  w.runs.push_back(loop_run(StealMechanism::kConcurrent, dlist, 2, {2.0, 2.0, 2.0}));
+  w.runs.push_back(loop_run(StealMechanism::kRequest, dlist, 2, {9.0, 9.0, 9.0}));  // unpaired
+  EXPECT_EQ(w.runs[1].label(), "weft concurrent/one dynamic:1 pcb/stack/adapt=0 w=1");
+  EXPECT_EQ(w.runs[3].weft_config(), "concurrent/one dynamic:1 dlist/stack/adapt=0");
+  EXPECT_EQ(loop_run(StealMechanism::kConcurrent, pcb, 2, {}, false).label(),
+            "weft concurrent/one dynamic:1 w=2");
+
+  const std::vector<weft_bench::WeftPair> pairs = weft_bench::weft_pairs(w);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0].setting, "loops");
+  EXPECT_EQ(pairs[0].name, "pcb/dlist");
+  EXPECT_EQ(pairs[0].context, "concurrent/one dynamic:1 stack/adapt=0 w=1");
+  EXPECT_EQ(pairs[0].a, &w.runs[1]);
+  EXPECT_EQ(pairs[0].b, &w.runs[3]);
+  EXPECT_DOUBLE_EQ(pairs[0].median, 2.0);  // 4/1, 4/2, 4/8
+  EXPECT_DOUBLE_EQ(pairs[0].min, 0.5);
+  EXPECT_DOUBLE_EQ(pairs[0].max, 4.0);
+  EXPECT_EQ(pairs[1].a, &w.runs[2]);
+  EXPECT_EQ(pairs[1].b, &w.runs[4]);
+  EXPECT_DOUBLE_EQ(pairs[1].median, 1.0);  // 1/2, 2/2, 3/2
+  EXPECT_DOUBLE_EQ(pairs[1].min, 0.5);
+  EXPECT_DOUBLE_EQ(pairs[1].max, 1.5);
+
+  weft_bench::CompareResult result;
+  result.repeat = 3;
+  result.workloads.push_back(w);
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_NE(table.find("  weft loop settings, median (min-max) of paired repetitions (< 1: the "
+                       "first faster):\n"
+                       "    pcb/dlist 2.000 (0.500-4.000)  concurrent/one dynamic:1 stack/adapt=0 "
+                       "w=1\n"
+                       "    pcb/dlist 1.000 (0.500-1.500)  concurrent/one dynamic:1 stack/adapt=0 "
+                       "w=2\n"),
+            std::string::npos)
+      << table;
+  const std::string json = weft_bench::compare_json(result);
+  EXPECT_NE(json.find("\"weft_pairs\":[{\"setting\":\"loops\",\"name\":\"pcb/dlist\","
+                      "\"a\":\"weft concurrent/one dynamic:1 pcb/stack/adapt=0 w=1\","
+                      "\"b\":\"weft concurrent/one dynamic:1 dlist/stack/adapt=0 w=1\","
+                      "\"workers\":1,\"median\":2,\"min\":0.5,\"max\":4},"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"label\":\"serial\",\"loops\":null,\"frames\":null,"
+                      "\"adaptive_fork\":null,"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"label\":\"weft request/one dynamic:1 dlist/stack/adapt=0 w=2\","
+                      "\"loops\":\"dlist\",\"frames\":\"stack\",\"adaptive_fork\":\"0\","),
+            std::string::npos)
+      << json;
+
+  // The frame home and adaptive fork are named by their values, the latter prefixed.
+  weft_bench::CompareWorkload f{workloads::parse_spec("gauss-jordan:20"), {}, true, 400};
+  f.runs.push_back(w.runs.front());
+  for (const LoopFrames frames : {LoopFrames::kPool, LoopFrames::kStack})
+    for (const AdaptiveFork adaptive : {AdaptiveFork::kLazy, AdaptiveFork::kOn})
+      f.runs.push_back(loop_run(StealMechanism::kConcurrent, {LoopScheme::kSplit, frames, adaptive},
+                                2, {1.0, 3.0}));
+  std::vector<std::string> named;
+  for (const weft_bench::WeftPair& p : weft_bench::weft_pairs(f))
+    named.push_back(p.name + " " + p.context);
+  EXPECT_EQ(named,
+            (std::vector<std::string>{"pool/stack concurrent/one dynamic:1 split/adapt=lazy w=2",
+                                      "pool/stack concurrent/one dynamic:1 split/adapt=1 w=2",
+                                      "adapt=lazy/1 concurrent/one dynamic:1 split/pool w=2",
+                                      "adapt=lazy/1 concurrent/one dynamic:1 split/stack w=2"}));
+
+  // One value per setting: nothing to pair, and no table lines.
+  w.runs.resize(3);
+  EXPECT_TRUE(weft_bench::weft_pairs(w).empty());
+  result.workloads = {w};
+  EXPECT_EQ(weft_bench::compare_table(result).find("weft loop settings"), std::string::npos);
+  EXPECT_NE(weft_bench::compare_json(result).find("\"weft_pairs\":[]"), std::string::npos);
+}
+
+// --loops end to end: on a loop workload one weft series per scheme, alternated within each
+// repetition, verified, labelled with the settings, paired in the table and the JSON; a
+// fork-join workload ignores the settings (as it does --schedule): one weft series, labelled
+// and in the JSON as without them.
+TEST(BenchCompareRun, LoopSettingsSeriesAlternateAndArePaired) {
+  const Options o = parse({"compare", "--workloads", "gauss-jordan:20,fib:10", "--workers", "2",
+                           "--steal", "one", "--schedule", "dynamic:1", "--loops", "pcb,dlist",
+                           "--adaptive", "0", "--repeat", "2", "--peers", "none"});
+  std::vector<std::string> labels;
+  const weft_bench::CompareResult result =
+      weft_bench::run_compare(o, [&](int rep, int, const std::string& label) {
+        labels.push_back(std::to_string(rep) + " " + label);
+      });
+  ASSERT_EQ(result.workloads.size(), 2u);
+  const std::string frames = weft::loop_frames_name(weft::Config::from_env().loop_frames);
+  const std::string pcb = "weft concurrent/one dynamic:1 pcb/" + frames + "/adapt=0 w=2";
+  const std::string dlist = "weft concurrent/one dynamic:1 dlist/" + frames + "/adapt=0 w=2";
+  std::vector<std::string> expected;
+  for (int rep = 1; rep <= 2; ++rep)
+    for (const std::string& label : {std::string("serial"), pcb, dlist})
+      expected.push_back(std::to_string(rep) + " gauss-jordan:20 " + label);
+  for (int rep = 1; rep <= 2; ++rep)
+    for (const std::string& label : {std::string("serial"), std::string("weft concurrent/one w=2")})
+      expected.push_back(std::to_string(rep) + " fib:10 " + label);
+  EXPECT_EQ(labels, expected);
+
+  const weft_bench::CompareWorkload& loops = result.workloads[0];
+  ASSERT_EQ(loops.runs.size(), 3u);
+  for (const auto& run : loops.runs) {
+    EXPECT_EQ(run.times.size(), 2u) << run.label();
+    EXPECT_EQ(run.result, loops.runs.front().result) << run.label();
+  }
+  ASSERT_TRUE(loops.runs[2].loop_settings.has_value());
+  EXPECT_EQ(loops.runs[2].loop_settings->scheme, weft::LoopScheme::kDlist);
+  EXPECT_EQ(loops.runs[2].loop_settings->adaptive, weft::AdaptiveFork::kOff);
+  const std::vector<weft_bench::WeftPair> pairs = weft_bench::weft_pairs(loops);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].a, &loops.runs[1]);
+  EXPECT_EQ(pairs[0].b, &loops.runs[2]);
+  EXPECT_GT(pairs[0].median, 0.0);
+  EXPECT_LE(pairs[0].min, pairs[0].median);
+  EXPECT_GE(pairs[0].max, pairs[0].median);
+
+  const weft_bench::CompareWorkload& fib = result.workloads[1];
+  ASSERT_EQ(fib.runs.size(), 2u);
+  EXPECT_FALSE(fib.runs[1].loop_settings.has_value());
+  EXPECT_EQ(fib.runs[1].result, fib.runs[0].result);
+  EXPECT_TRUE(weft_bench::weft_pairs(fib).empty());
+
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_EQ(occurrences(table, "  weft loop settings, median (min-max)"), 1u) << table;
+  EXPECT_EQ(occurrences(table, "\n    pcb/dlist "), 1u) << table;
+  EXPECT_NE(table.find("  " + dlist + " "), std::string::npos) << table;
+  const std::string json = weft_bench::compare_json(result);
+  EXPECT_NE(json.find("\"weft_pairs\":[{\"setting\":\"loops\",\"name\":\"pcb/dlist\",\"a\":\"" +
+                      pcb + "\",\"b\":\"" + dlist + "\",\"workers\":2,\"median\":"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(occurrences(json, "\"adaptive_fork\":\"0\""), 2u) << json;
+  EXPECT_NE(json.find("\"label\":\"weft concurrent/one w=2\",\"loops\":null,\"frames\":null,"
+                      "\"adaptive_fork\":null"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"weft_pairs\":[]}]}"), std::string::npos) << json;  // fib's, last
 }
 
 // The weft/peer ratio takes weft's best (mechanism, policy) at the peer's worker count, and

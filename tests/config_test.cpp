@@ -108,6 +108,42 @@ TEST(Mechanism, ParsesBothNamesAndRejectsOthersNamingTheSetting) {
   EXPECT_EQ(weft::Config{}.mechanism, weft::StealMechanism::kConcurrent) << "the default";
 }
 
+// The loop settings' names are the field table's, in the enums' order; each parser takes
+// back exactly what its name function writes, and its errors name the setting, the value and
+// the names allowed.
+TEST(LoopSettingNames, AgreeWithTheFieldTableAndRoundTrip) {
+  const auto names_of = [](auto name_fn, auto... values) {
+    std::string names;
+    ((names += (names.empty() ? "" : ", ") + std::string(name_fn(values))), ...);
+    return names;
+  };
+  using weft::AdaptiveFork;
+  using weft::LoopFrames;
+  using weft::LoopScheme;
+  EXPECT_EQ(
+      names_of(weft::loop_scheme_name, LoopScheme::kPcb, LoopScheme::kDlist, LoopScheme::kSplit),
+      weft::detail::config_field("loops").names);
+  EXPECT_EQ(names_of(weft::loop_frames_name, LoopFrames::kStack, LoopFrames::kPool),
+            weft::detail::config_field("loop_frames").names);
+  EXPECT_EQ(names_of(weft::adaptive_fork_name, AdaptiveFork::kOff, AdaptiveFork::kOn,
+                     AdaptiveFork::kLazy),
+            weft::detail::config_field("adaptive_fork").names);
+  for (LoopScheme s : {LoopScheme::kPcb, LoopScheme::kDlist, LoopScheme::kSplit})
+    EXPECT_EQ(weft::parse_loop_scheme(weft::loop_scheme_name(s)), s);
+  for (LoopFrames f : {LoopFrames::kStack, LoopFrames::kPool})
+    EXPECT_EQ(weft::parse_loop_frames(weft::loop_frames_name(f)), f);
+  for (AdaptiveFork a : {AdaptiveFork::kOff, AdaptiveFork::kOn, AdaptiveFork::kLazy})
+    EXPECT_EQ(weft::parse_adaptive_fork(weft::adaptive_fork_name(a)), a);
+
+  EXPECT_EQ(config_error([] { (void)weft::parse_loop_scheme("PCB", "--loops"); }),
+            "--loops=\"PCB\": unknown loop scheme (allowed: pcb, dlist, split)");
+  EXPECT_EQ(config_error([] { (void)weft::parse_loop_frames("heap"); }),
+            "loop_frames=\"heap\": unknown loop frame home (allowed: stack, pool)");
+  EXPECT_EQ(config_error([] { (void)weft::parse_adaptive_fork("on", "WEFT_ADAPTIVE_FORK"); }),
+            "WEFT_ADAPTIVE_FORK=\"on\": unknown adaptive fork mode (allowed: 0, 1, lazy)");
+  EXPECT_FALSE(config_error([] { (void)weft::parse_adaptive_fork(""); }).empty());
+}
+
 TEST(StealPolicy, ConfigErrorIsAnInvalidArgument) {
   EXPECT_THROW((void)StealPolicy::parse("bogus"), std::invalid_argument);
 }

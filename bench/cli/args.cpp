@@ -83,21 +83,58 @@ std::vector<std::string> parse_steal(std::string_view text) {
   return specs;
 }
 
+// A list of one Config choice, each name once in the order given, by `parse` (one of weft's
+// parse_mechanism, parse_loop_scheme, ...), its ConfigError a UsageError naming the item.
+template <class T>
+std::vector<T> parse_choices(std::string_view option, std::string_view text,
+                             T (*parse)(std::string_view, std::string_view)) {
+  std::vector<T> values;
+  for (std::string_view s : split_list(option, text)) {
+    T v{};
+    try {
+      v = parse(s, option);
+    } catch (const weft::ConfigError& e) {
+      throw UsageError(std::string(option) + " " + std::string(s), e.what());
+    }
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+  }
+  return values;
+}
+
 }  // namespace
 
 std::vector<weft::StealMechanism> parse_mechanisms(std::string_view text) {
-  std::vector<weft::StealMechanism> mechanisms;
-  for (std::string_view s : split_list("--mechanism", text)) {
-    weft::StealMechanism m;
-    try {
-      m = weft::parse_mechanism(s, "--mechanism");
-    } catch (const weft::ConfigError& e) {
-      throw UsageError("--mechanism " + std::string(s), e.what());
-    }
-    if (std::find(mechanisms.begin(), mechanisms.end(), m) == mechanisms.end())
-      mechanisms.push_back(m);
-  }
-  return mechanisms;
+  return parse_choices("--mechanism", text, weft::parse_mechanism);
+}
+
+std::vector<weft::LoopScheme> parse_loop_schemes(std::string_view text) {
+  return parse_choices("--loops", text, weft::parse_loop_scheme);
+}
+
+std::vector<weft::LoopFrames> parse_loop_frames(std::string_view text) {
+  return parse_choices("--frames", text, weft::parse_loop_frames);
+}
+
+std::vector<weft::AdaptiveFork> parse_adaptive_forks(std::string_view text) {
+  return parse_choices("--adaptive", text, weft::parse_adaptive_fork);
+}
+
+std::string LoopSettings::text() const {
+  return std::string(weft::loop_scheme_name(scheme)) + "/" + weft::loop_frames_name(frames) +
+         "/adapt=" + weft::adaptive_fork_name(adaptive);
+}
+
+std::vector<LoopSettings> loop_settings(const Options& o) {
+  const weft::Config env = weft::Config::from_env();
+  const auto or_env = [](const auto& given, auto from_env) {
+    return given.empty() ? std::vector{from_env} : given;
+  };
+  std::vector<LoopSettings> all;
+  for (const weft::LoopScheme scheme : or_env(o.loop_schemes, env.loops))
+    for (const weft::LoopFrames frames : or_env(o.loop_frames, env.loop_frames))
+      for (const weft::AdaptiveFork adaptive : or_env(o.adaptive_forks, env.adaptive_fork))
+        all.push_back({scheme, frames, adaptive});
+  return all;
 }
 
 namespace {
@@ -266,8 +303,9 @@ Options parse_args(std::span<const std::string_view> args) {
         flag == "--json" || (o.command != Command::kCompare && flag == "--trace") ||
         (o.command == Command::kUts &&
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
-        (o.command == Command::kCompare && (flag == "--workloads" || flag == "--peers" ||
-                                            flag == "--peer-dir" || flag == "--schedule"));
+        (o.command == Command::kCompare &&
+         (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir" ||
+          flag == "--schedule" || flag == "--loops" || flag == "--frames" || flag == "--adaptive"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -314,6 +352,12 @@ Options parse_args(std::span<const std::string_view> args) {
       o.peers = parse_peers(value);
     } else if (flag == "--schedule") {
       o.schedules = parse_schedules(value);
+    } else if (flag == "--loops") {
+      o.loop_schemes = parse_loop_schemes(value);
+    } else if (flag == "--frames") {
+      o.loop_frames = parse_loop_frames(value);
+    } else if (flag == "--adaptive") {
+      o.adaptive_forks = parse_adaptive_forks(value);
     } else if (flag == "--peer-dir") {
       if (value.empty()) throw UsageError(flag, "empty directory name");
       o.peer_dir = value;
@@ -343,7 +387,8 @@ std::string usage() {
          "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal one,half] [--workers 2]\n"
          "                 [--mechanism concurrent,request] [--peers gomp,libomp,tbb,rayon|none]\n"
          "                 [--peer-dir DIR] [--repeat 3] [--json FILE] [--profile]\n"
-         "                 [--schedule dynamic:1,factoring,...]\n"
+         "                 [--schedule dynamic:1,factoring,...] [--loops pcb,dlist,split]\n"
+         "                 [--frames stack,pool] [--adaptive 0,1,lazy]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -366,9 +411,9 @@ std::string usage() {
          ".\n"
          "Loop workloads (matmul-loops N:ORDER[:SEED], gauss-jordan N[:SEED], triangle-loops N,\n"
          "  pareto-loops N[:SEED], narrow-loops OxI, empty-loop N): weft runs one series per\n"
-         "  --schedule (default: WEFT_SCHEDULE or auto; WEFT_LOOPS, WEFT_LOOP_FRAMES and\n"
-         "  WEFT_ADAPTIVE_FORK set the rest), each peer one per loop variant (gomp and libomp:\n"
-         "  taskloop, outer, nested; tbb: auto, simple, static, affinity) and --schedule,\n"
+         "  --schedule (default: WEFT_SCHEDULE or auto) and loop settings (below), each peer\n"
+         "  one per loop variant (gomp and libomp: taskloop, outer, nested; tbb: auto, simple,\n"
+         "  static, affinity) and --schedule,\n"
          "  labelled e.g. \"gomp/outer dynamic:1 w=1\" (without --schedule the peers' own\n"
          "  defaults, labelled \"default\"); --peers gomp/nested picks one variant. OpenMP\n"
          "  outer/nested: `omp for schedule(runtime)`, static, dynamic:K, guided:K as OpenMP's,\n"
@@ -380,6 +425,18 @@ std::string usage() {
          "  adds cost = median x workers, ns per innermost iteration (per chunk under\n"
          "  dynamic:1) and the threads a run used (OpenMP nested: the distinct threads its\n"
          "  regions ran on).\n"
+         "--loops pcb,dlist,split, --frames stack,pool, --adaptive 0,1,lazy (compare, weft\n"
+         "  only; default WEFT_LOOPS, WEFT_LOOP_FRAMES, WEFT_ADAPTIVE_FORK, else pcb, stack, 1):\n"
+         "  on a loop workload weft runs one series per combination of loop scheme, frame home\n"
+         "  and adaptive fork, labelled e.g. \"weft concurrent/one dynamic:1 pcb/stack/adapt=0\n"
+         "  w=2\" (the labels show them only when any of the three is given), with \"loops\",\n"
+         "  \"frames\" and \"adaptive_fork\" in its JSON run object (null for the other runs and\n"
+         "  on fork-join workloads, which ignore the three, as they do --schedule). Where one of\n"
+         "  them has two values or more, the table adds the paired ratios of the first value's\n"
+         "  series over each other value's, all else alike, repetition by repetition, e.g.\n"
+         "  \"pcb/dlist 0.912 (0.874-0.950)\", \"stack/pool\", \"adapt=1/0\" (< 1: the first\n"
+         "  faster); the JSON has them in each workload's \"weft_pairs\" (setting, name, a, b,\n"
+         "  workers, median, min, max).\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
          "  --steal: every weft run is one (mechanism, policy, workers), labelled e.g.\n"
          "  \"weft request/half w=2\", with \"mechanism\":\"request\" in its JSON run object;\n"
@@ -389,7 +446,8 @@ std::string usage() {
          "  the victim hands tasks over at its next spawn, join or poll.\n"
          "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED,\n"
          "WEFT_REQUEST_TIMEOUT_US, ...); --steal, --mechanism and --workers override WEFT_STEAL,\n"
-         "WEFT_MECHANISM and WEFT_WORKERS.\n"
+         "WEFT_MECHANISM and WEFT_WORKERS, and compare's --schedule, --loops, --frames and\n"
+         "--adaptive WEFT_SCHEDULE, WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK.\n"
          "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
          "writes everything, raw times included. --profile adds each weft run's execution\n"
          "profile (R_busy, R_steal, R_idle, R_switch, R_frame; tasks per steal; load-balancing\n"
@@ -405,11 +463,17 @@ std::string usage() {
 }
 
 weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
-                             const std::string& steal, unsigned workers) {
+                             const std::string& steal, unsigned workers,
+                             const LoopSettings* loops) {
   weft::Config c = weft::Config::from_env();
   c.mechanism = mechanism;
   c.steal = weft::StealPolicy::parse(steal, "--steal");
   c.workers = workers;
+  if (loops != nullptr) {
+    c.loops = loops->scheme;
+    c.loop_frames = loops->frames;
+    c.adaptive_fork = loops->adaptive;
+  }
   if (o.profile) c.profile = true;
   return c;
 }

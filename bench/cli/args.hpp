@@ -42,6 +42,23 @@ Cutoff parse_cutoff(std::string_view spec);
 // throws UsageError naming --mechanism and the allowed names.
 std::vector<weft::StealMechanism> parse_mechanisms(std::string_view text);
 
+// One weft run's loop settings: Config::loops, loop_frames and adaptive_fork.
+struct LoopSettings {
+  weft::LoopScheme scheme = weft::LoopScheme::kPcb;
+  weft::LoopFrames frames = weft::LoopFrames::kStack;
+  weft::AdaptiveFork adaptive = weft::AdaptiveFork::kOn;
+  // "pcb/stack/adapt=1", as compare labels a run with them
+  std::string text() const;
+  bool operator==(const LoopSettings&) const = default;
+};
+
+// Parse --loops, --frames and --adaptive's lists ("pcb,dlist"), each name once in the order
+// given; throw UsageError naming the option, the value and the names allowed (the Config
+// field table's: weft::parse_loop_scheme and the like).
+std::vector<weft::LoopScheme> parse_loop_schemes(std::string_view text);
+std::vector<weft::LoopFrames> parse_loop_frames(std::string_view text);
+std::vector<weft::AdaptiveFork> parse_adaptive_forks(std::string_view text);
+
 struct Options {
   Command command = Command::kHelp;
   // Shared by all subcommands. Every weft run is one (mechanism, steal policy, workers).
@@ -67,8 +84,23 @@ struct Options {
   // Loop workloads: weft's schedules, one series each (Schedule::spec()); empty = the one
   // the Config from the environment names.
   std::vector<std::string> schedules;
+  // Loop workloads: weft's loop settings (--loops, --frames, --adaptive), every combination
+  // its own series; an empty list takes the Config from the environment's value.
+  std::vector<weft::LoopScheme> loop_schemes;
+  std::vector<weft::LoopFrames> loop_frames;
+  std::vector<weft::AdaptiveFork> adaptive_forks;
   std::string peer_dir;  // "" = default_peer_dir()
+
+  // Whether any of --loops, --frames and --adaptive was given (compare's labels then show
+  // every weft loop series' settings).
+  bool loop_settings_given() const {
+    return !loop_schemes.empty() || !loop_frames.empty() || !adaptive_forks.empty();
+  }
 };
+
+// Every combination of --loops, --frames and --adaptive (in that nesting, each in the order
+// given), an empty list taking Config::from_env()'s value.
+std::vector<LoopSettings> loop_settings(const Options& o);
 
 // The trace's cap: events kept per worker of each weft runtime (32 bytes each in memory,
 // about 100 in the file), so a trace of a long sweep stays a file a browser can open.
@@ -79,9 +111,12 @@ Options parse_args(std::span<const std::string_view> args);
 
 // The Config of one weft run: the other WEFT_* knobs (pinning, task slots, seed) come from
 // the environment, as in weft-fib-demo; --mechanism, --steal and --workers override
-// WEFT_MECHANISM, WEFT_STEAL and WEFT_WORKERS, and --profile turns the profile on.
+// WEFT_MECHANISM, WEFT_STEAL and WEFT_WORKERS, `loops` (compare's --loops, --frames and
+// --adaptive) WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK, and --profile turns the
+// profile on.
 weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
-                             const std::string& steal, unsigned workers);
+                             const std::string& steal, unsigned workers,
+                             const LoopSettings* loops = nullptr);
 
 // The --help text.
 std::string usage();

@@ -127,22 +127,37 @@ std::vector<PeerSeries> peer_series(const std::string& entry, const std::string&
   return all;
 }
 
+// weft's loop settings for a loop workload: each combination of --loops, --frames and
+// --adaptive (loop_settings); none otherwise (the Config from the environment's, unlabelled).
+std::vector<std::optional<LoopSettings>> weft_loop_settings(const Options& o, bool loops) {
+  if (!loops) return {std::nullopt};
+  std::vector<std::optional<LoopSettings>> all;
+  for (const LoopSettings& s : loop_settings(o)) all.emplace_back(s);
+  return all;
+}
+
 // Sets up every implementation of `spec`: serial first, then weft per mechanism, policy,
-// schedule (loop workloads) and worker count, then the peers, per loop variant and schedule
-// on a loop workload (skipped ones keep their reason and never run).
+// schedule and loop settings (loop workloads) and worker count, then the peers, per loop
+// variant and schedule on a loop workload (skipped ones keep their reason and never run).
 CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
   CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0};
   w.runs.push_back(make_run("serial", "", 1, ""));
+  const std::vector<std::optional<LoopSettings>> settings = weft_loop_settings(o, w.loops);
   for (const weft::StealMechanism mechanism : o.mechanisms) {
     for (const std::string& steal : o.steal) {
       for (const std::string& schedule : weft_schedules(o, w.loops)) {
-        for (unsigned workers : o.workers) {
-          weft::Config c = weft_run_config(o, mechanism, steal, workers);
-          if (!schedule.empty()) c.schedule = weft::Schedule::parse(schedule);
-          w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
-          w.runs.back().schedule = schedule;
-          weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+        for (const std::optional<LoopSettings>& loops : settings) {
+          for (unsigned workers : o.workers) {
+            weft::Config c =
+                weft_run_config(o, mechanism, steal, workers, loops ? &*loops : nullptr);
+            if (!schedule.empty()) c.schedule = weft::Schedule::parse(schedule);
+            w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
+            w.runs.back().schedule = schedule;
+            w.runs.back().loop_settings = loops;
+            w.runs.back().show_loop_settings = o.loop_settings_given();
+            weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
+          }
         }
       }
     }
@@ -188,8 +203,10 @@ std::string CompareRun::label() const {
 }
 
 std::string CompareRun::weft_config() const {
-  return std::string(weft::mechanism_name(mechanism)) + "/" + steal +
-         (schedule.empty() ? "" : " " + schedule);
+  std::string config = std::string(weft::mechanism_name(mechanism)) + "/" + steal;
+  if (!schedule.empty()) config.append(" ").append(schedule);
+  if (show_loop_settings && loop_settings) config.append(" ").append(loop_settings->text());
+  return config;
 }
 
 std::string default_peer_dir() {
@@ -223,6 +240,87 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
     ratios.push_back({best, &peer, median(per_rep), min_of(per_rep), max_of(per_rep)});
   }
   return ratios;
+}
+
+namespace {
+
+// One of the loop settings weft_pairs compares by: its JSON field, the prefix its values'
+// names take in a pair's name ("adapt=1/0"), and its value's name in a LoopSettings.
+struct LoopSetting {
+  const char* field;
+  const char* prefix;
+  std::string (*name)(const LoopSettings&);
+};
+
+constexpr LoopSetting kLoopSettings[] = {
+    {"loops", "",
+     [](const LoopSettings& s) -> std::string { return weft::loop_scheme_name(s.scheme); }},
+    {"frames", "",
+     [](const LoopSettings& s) -> std::string { return weft::loop_frames_name(s.frames); }},
+    {"adaptive_fork", "adapt=",
+     [](const LoopSettings& s) -> std::string { return weft::adaptive_fork_name(s.adaptive); }},
+};
+
+// Whether two weft runs are one series but for `setting`: mechanism, policy, schedule, the
+// other loop settings and workers alike.
+bool alike_but(const LoopSetting& setting, const CompareRun& a, const CompareRun& b) {
+  if (a.mechanism != b.mechanism || a.steal != b.steal || a.schedule != b.schedule ||
+      a.workers != b.workers)
+    return false;
+  for (const LoopSetting& other : kLoopSettings) {
+    if (&other != &setting && other.name(*a.loop_settings) != other.name(*b.loop_settings))
+      return false;
+  }
+  return true;
+}
+
+// "concurrent/one dynamic:1 stack/adapt=0 w=2": the run's series less `setting`.
+std::string context_without(const LoopSetting& setting, const CompareRun& run) {
+  std::string rest;
+  for (const LoopSetting& other : kLoopSettings) {
+    if (&other == &setting) continue;
+    if (!rest.empty()) rest.append("/");
+    rest.append(other.prefix).append(other.name(*run.loop_settings));
+  }
+  std::string context = weft::mechanism_name(run.mechanism);
+  context.append("/").append(run.steal);
+  if (!run.schedule.empty()) context.append(" ").append(run.schedule);
+  return context.append(" ").append(rest).append(" w=").append(std::to_string(run.workers));
+}
+
+}  // namespace
+
+std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
+  std::vector<const CompareRun*> weft;  // weft's runs with loop settings, in order
+  for (const CompareRun& r : workload.runs)
+    if (r.impl == "weft" && r.loop_settings && !r.times.empty()) weft.push_back(&r);
+  std::vector<WeftPair> pairs;
+  if (weft.empty()) return pairs;
+  for (const LoopSetting& setting : kLoopSettings) {
+    std::vector<std::string> values;  // in the runs' order: the first is the numerator's
+    for (const CompareRun* r : weft) {
+      const std::string v = setting.name(*r->loop_settings);
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+    for (std::size_t k = 1; k < values.size(); ++k) {
+      for (const CompareRun* a : weft) {
+        if (setting.name(*a->loop_settings) != values[0]) continue;
+        const auto b = std::find_if(weft.begin(), weft.end(), [&](const CompareRun* r) {
+          return setting.name(*r->loop_settings) == values[k] && alike_but(setting, *a, *r);
+        });
+        if (b == weft.end()) continue;
+        std::vector<double> per_rep;
+        for (std::size_t i = 0; i < std::min(a->times.size(), (*b)->times.size()); ++i)
+          per_rep.push_back(a->times[i] / (*b)->times[i]);
+        pairs.push_back(
+            {setting.field,
+             std::string(setting.prefix).append(values[0]).append("/").append(values[k]),
+             context_without(setting, *a), a, *b, median(per_rep), min_of(per_rep),
+             max_of(per_rep)});
+      }
+    }
+  }
+  return pairs;
 }
 
 CompareResult run_compare(const Options& o, const Progress& progress) {

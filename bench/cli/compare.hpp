@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 #include <weft/stats.hpp>
@@ -32,6 +33,11 @@ struct CompareRun {
   // or "default" (its own) when compare got no --schedule; "" otherwise.
   std::string schedule;
   std::string variant;  // a peer on a loop workload: its loop variant ("nested")
+  // weft on a loop workload: its loop settings (--loops, --frames, --adaptive, else the
+  // environment's); none otherwise. Labelled only where show_loop_settings (any of the three
+  // options given), so that the labels stay as they were without them.
+  std::optional<LoopSettings> loop_settings;
+  bool show_loop_settings = false;
   unsigned workers = 1;
   unsigned threads = 0;        // threads the run used, where its peer reports them (else 0)
   std::vector<double> times;   // seconds, one per repetition; empty when skipped
@@ -40,10 +46,12 @@ struct CompareRun {
   weft::WorkerStats counters;  // weft: summed over the repetitions
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 
-  // "serial", "weft request/half w=2", "weft concurrent/one dynamic:1 w=2", "gomp w=2",
+  // "serial", "weft request/half w=2", "weft concurrent/one dynamic:1 w=2",
+  // "weft concurrent/one dynamic:1 pcb/stack/adapt=0 w=2", "gomp w=2",
   // "gomp/nested dynamic:1 w=2", "gomp/outer default w=2"
   std::string label() const;
-  // weft: "request/half", the mechanism and the policy, then the schedule if any
+  // weft: "request/half", the mechanism and the policy, then the schedule if any, then the
+  // loop settings if shown ("concurrent/one dynamic:1 dlist/pool/adapt=1")
   std::string weft_config() const;
   bool is_peer() const { return impl != "serial" && impl != "weft"; }
 };
@@ -72,6 +80,23 @@ struct PeerRatio {
   double median = 0, min = 0, max = 0;
 };
 std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload);
+
+// The paired ratio of two weft series of a loop workload that differ in one loop setting
+// only (where --loops, --frames or --adaptive gave two values or more): the series of the
+// setting's first value (as the runs are ordered) over that of another value, repetition r
+// over repetition r (the runs alternate, so each pair ran side by side), as median and range.
+// < 1: the first faster. One per other value and per series of the first value (mechanism,
+// policy, schedule, the other loop settings and workers alike), in the runs' order.
+struct WeftPair {
+  std::string setting;  // the JSON field of the setting: "loops", "frames" or "adaptive_fork"
+  std::string name;     // "pcb/dlist", "stack/pool", "adapt=1/0"
+  // What both share: "concurrent/one dynamic:1 stack/adapt=0 w=2"
+  std::string context;
+  const CompareRun* a = nullptr;
+  const CompareRun* b = nullptr;
+  double median = 0, min = 0, max = 0;
+};
+std::vector<WeftPair> weft_pairs(const CompareWorkload& workload);
 
 // The directory of the peer executables: WEFT_PEER_DIR, else ../peers beside this program.
 std::string default_peer_dir();

@@ -1,5 +1,7 @@
 #include "cli/compare_report.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "common/text_format.hpp"
@@ -49,8 +51,12 @@ double ns_per_iteration(const CompareWorkload& w, double seconds) {
 void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled, int repeat) {
   const bool per_iteration = w.loops && w.iterations != 0;
   out << "\n" << w.spec.text() << "    (" << w.runs.front().result << ")\n";
-  out << format("  %-36s %10s %10s %10s %8s %10s", "implementation", "median s", "min s", "max s",
-                "speedup", "cost s");
+  // The label column: 36 wide, or the longest label's width (weft's loop settings).
+  int width = 36;
+  for (const CompareRun& run : w.runs)
+    width = std::max(width, static_cast<int>(run.label().size()));
+  out << format("  %-*s %10s %10s %10s %8s %10s", width, "implementation", "median s", "min s",
+                "max s", "speedup", "cost s");
   if (per_iteration) out << format(" %9s %7s", "ns/iter", "threads");
   out << "  weft/peer median (min-max), weft's best mechanism/policy"
       << (w.loops ? " (of the peer's schedule)\n" : "\n");
@@ -58,17 +64,27 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
   const std::vector<PeerRatio> ratios = peer_ratios(w);
   for (const CompareRun& run : w.runs) {
     if (!run.skipped.empty()) {
-      out << format("  %-36s skipped: %s\n", run.label().c_str(), run.skipped.c_str());
+      out << format("  %-*s skipped: %s\n", width, run.label().c_str(), run.skipped.c_str());
       continue;
     }
     const double m = median(run.times);
-    out << format("  %-36s %10.4f %10.4f %10.4f %8.2f %10.4f", run.label().c_str(), m,
+    out << format("  %-*s %10.4f %10.4f %10.4f %8.2f %10.4f", width, run.label().c_str(), m,
                   min_of(run.times), max_of(run.times), base / m, m * run.workers);
     if (per_iteration) out << format(" %9.2f %7u", ns_per_iteration(w, m), threads_of(run));
     if (const PeerRatio* r = ratio_of(ratios, run))
       out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max,
                     r->weft->weft_config().c_str());
     out << "\n";
+  }
+  const std::vector<WeftPair> pairs = weft_pairs(w);
+  if (!pairs.empty()) {
+    out << "  weft loop settings, median (min-max) of paired repetitions (< 1: the first "
+           "faster):\n";
+    std::size_t width = 0;
+    for (const WeftPair& p : pairs) width = std::max(width, p.name.size());
+    for (const WeftPair& p : pairs)
+      out << format("    %-*s %.3f (%.3f-%.3f)  %s\n", static_cast<int>(width), p.name.c_str(),
+                    p.median, p.min, p.max, p.context.c_str());
   }
   if (!profiled) return;
   out << "  profile (weft, fractions of the workers' time):\n";
@@ -88,6 +104,12 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
       << ",\"steal\":" << (weft ? quote(run.steal) : "null")
       << ",\"schedule\":" << or_null(run.schedule) << ",\"variant\":" << or_null(run.variant)
       << ",\"workers\":" << run.workers << ",\"label\":" << quote(run.label());
+  // A weft run's loop settings on a loop workload, null otherwise (as "schedule").
+  const std::optional<LoopSettings>& loops = run.loop_settings;
+  out << ",\"loops\":" << (loops ? quote(weft::loop_scheme_name(loops->scheme)) : "null")
+      << ",\"frames\":" << (loops ? quote(weft::loop_frames_name(loops->frames)) : "null")
+      << ",\"adaptive_fork\":"
+      << (loops ? quote(weft::adaptive_fork_name(loops->adaptive)) : "null");
   if (!run.skipped.empty()) {
     out << ",\"skipped\":" << quote(run.skipped) << "}";
     return;
@@ -164,6 +186,15 @@ std::string compare_json(const CompareResult& result) {
           << ",\"weft_schedule\":" << (r.weft->schedule.empty() ? "null" : quote(r.weft->schedule))
           << ",\"median\":" << number(r.median) << ",\"min\":" << number(r.min)
           << ",\"max\":" << number(r.max) << "}";
+    }
+    out << "],\"weft_pairs\":[";
+    const std::vector<WeftPair> pairs = weft_pairs(w);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const WeftPair& p = pairs[i];
+      out << (i ? "," : "") << "{\"setting\":" << quote(p.setting) << ",\"name\":" << quote(p.name)
+          << ",\"a\":" << quote(p.a->label()) << ",\"b\":" << quote(p.b->label())
+          << ",\"workers\":" << p.a->workers << ",\"median\":" << number(p.median)
+          << ",\"min\":" << number(p.min) << ",\"max\":" << number(p.max) << "}";
     }
     out << "]}";
   }

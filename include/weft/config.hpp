@@ -111,6 +111,15 @@ enum class LoopFrames : std::uint8_t { kStack, kPool };
 // serially when nobody is idle; kLazy starts serially and hands the rest of the range out
 // as soon as a worker goes idle.
 enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
+// The names WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK take ("pcb", "pool", "lazy"),
+// for tools that label runs; the parsers accept exactly those names and throw ConfigError
+// naming `setting`, the value given and the names allowed otherwise.
+const char* loop_scheme_name(LoopScheme s) noexcept;
+const char* loop_frames_name(LoopFrames f) noexcept;
+const char* adaptive_fork_name(AdaptiveFork a) noexcept;
+LoopScheme parse_loop_scheme(std::string_view spec, std::string_view setting = "loops");
+LoopFrames parse_loop_frames(std::string_view spec, std::string_view setting = "loop_frames");
+AdaptiveFork parse_adaptive_fork(std::string_view spec, std::string_view setting = "adaptive_fork");
 
 struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)

@@ -402,13 +402,62 @@ const char* mechanism_name(StealMechanism m) noexcept {
   return m == StealMechanism::kRequest ? "request" : "concurrent";
 }
 
-StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) {
-  const detail::ConfigField& f = detail::config_field("mechanism");
+namespace {
+
+// A Config whose kChoice `field` is the value named `spec` (by the field's names, as its
+// variable takes them), or a ConfigError naming `setting`.
+Config with_choice(std::string_view field, std::string_view spec, std::string_view setting) {
+  const detail::ConfigField& f = detail::config_field(field);
   Config c;
   const int i = detail::choice_index(f.names, spec);
   if (i < 0) throw detail::bad_value(f, setting, spec, /*in_env=*/true);
   f.set(c, static_cast<std::uint64_t>(i));
-  return c.mechanism;
+  return c;
+}
+
+}  // namespace
+
+StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) {
+  return with_choice("mechanism", spec, setting).mechanism;
+}
+
+// The names below are the field table's (config_test checks that they agree).
+const char* loop_scheme_name(LoopScheme s) noexcept {
+  switch (s) {
+    case LoopScheme::kPcb: return "pcb";
+    case LoopScheme::kDlist: return "dlist";
+    case LoopScheme::kSplit: return "split";
+  }
+  return "?";
+}
+
+const char* loop_frames_name(LoopFrames f) noexcept {
+  switch (f) {
+    case LoopFrames::kStack: return "stack";
+    case LoopFrames::kPool: return "pool";
+  }
+  return "?";
+}
+
+const char* adaptive_fork_name(AdaptiveFork a) noexcept {
+  switch (a) {
+    case AdaptiveFork::kOff: return "0";
+    case AdaptiveFork::kOn: return "1";
+    case AdaptiveFork::kLazy: return "lazy";
+  }
+  return "?";
+}
+
+LoopScheme parse_loop_scheme(std::string_view spec, std::string_view setting) {
+  return with_choice("loops", spec, setting).loops;
+}
+
+LoopFrames parse_loop_frames(std::string_view spec, std::string_view setting) {
+  return with_choice("loop_frames", spec, setting).loop_frames;
+}
+
+AdaptiveFork parse_adaptive_fork(std::string_view spec, std::string_view setting) {
+  return with_choice("adaptive_fork", spec, setting).adaptive_fork;
 }
 
 const char* barrier_name(Barrier b) noexcept {
