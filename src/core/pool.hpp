@@ -69,6 +69,9 @@ class Pool {
     sleep_.after_steal(watching, left_work);
   }
   bool has_sleepers() const noexcept { return sleep_.has_sleepers(); }
+  // Whether some idle worker is awake (spinning or yielding, not asleep): a loop forked now
+  // is taken up within a microsecond, where a sleeper must first be woken.
+  bool idle_worker_awake() const noexcept { return idle_workers() > sleep_.sleepers(); }
   // Wakes one sleeper, if any: where a burst of stealable work just appeared off the owner's
   // fast path (weft::scope's offer_work).
   void notify_work() noexcept { sleep_.wake_one(); }

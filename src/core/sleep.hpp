@@ -85,6 +85,8 @@ class Sleep {
   // Whether a worker may be asleep (relaxed: a stale answer only delays or wastes one
   // wake-up, which the watchman's naps bound).
   bool has_sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed) != 0; }
+  // How many may be asleep (the same upper bound, relaxed).
+  std::int32_t sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
   // Wakes one sleeper, if any; no system call when nobody sleeps.
   void wake_one() noexcept;
   // Moves the word on and wakes `n` sleepers, counted or not: for work that must not be

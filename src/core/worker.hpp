@@ -54,6 +54,10 @@ class Worker final : public WorkerCore {
   LoopWorker& loops() noexcept { return loops_; }
   // The profile's clock: loops charge the owner's wait to idle and the queue search to steal.
   ActivityClock& clock() noexcept { return clock_; }
+  // Counts this worker in or out of the pool's idle workers (adaptive fork's test): out as
+  // soon as it has found work, before it runs it, so that a worker busy with a stolen task
+  // or a loop's chunks is never taken for idle.
+  void set_idle(bool idle) noexcept;
 
   // Thief-side counters, written by this worker only.
   Counter steals;
@@ -76,8 +80,6 @@ class Worker final : public WorkerCore {
   void run_claim(Claim claim) noexcept;
   void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
   void idle(IdleBackoff& backoff) noexcept;
-  // Counts this worker in or out of the pool's idle workers (adaptive fork).
-  void set_idle(bool idle) noexcept;
   // The counters as they stand, since the worker started.
   WorkerStats raw_counts() const noexcept;
   // True while this worker's stack use is below the helping limit.

@@ -108,6 +108,7 @@ bool Worker::steal_from(Worker& victim) noexcept {
   // Work left behind (on the victim, or as proxies on our stack) wakes a sleeper; so does
   // leaving the watchman's role or finding nobody in it (sleep.hpp).
   pool_.after_steal(watching_, claim.count > 1 || victim.stack.available() > 0);
+  set_idle(false);
   // The stolen tasks are not inside any chunk this worker may be running (isolation).
   const LoopWorker::Context context = loops_.clear_context();
   run_claim(claim);

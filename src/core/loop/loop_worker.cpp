@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "core/activity_clock.hpp"
 #include "core/loop/serial_loop.hpp"
 #include "core/loop/spin_wait.hpp"
 #include "core/loop/split_loop.hpp"
@@ -20,6 +21,18 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b
 // Adaptive fork, lazy: the serial start runs in pieces of about 1/(8P) of the range, and
 // looks for an idle worker between pieces.
 constexpr std::uint64_t kLazyPiecesPerWorker = 8;
+
+// Adaptive fork with somebody idle: the first 1/kProbeSlices of a loop runs serially and
+// is timed; the rest is forked only if, at that pace, it would take at least what a fork
+// costs: about half a microsecond when an idle worker is awake (the hand-over of the PCB's
+// lines, its arrival, the owner's wait for its last chunk; measured with two workers), tens
+// of microseconds when every idle worker sleeps and must be woken first. A loop shorter
+// than a few times that runs faster alone. The slice delays the helpers by 1/64 of the loop.
+constexpr std::uint64_t kProbeSlices = 64;
+constexpr double kForkWorthAwakeNs = 3000.0;
+constexpr double kForkWorthAsleepNs = 30000.0;
+// A pace is trusted for this many loops of its body, then timed again.
+constexpr std::uint32_t kRetimeEvery = 64;
 
 void record(Pcb& b, std::exception_ptr e) noexcept {
   // relaxed: the owner reads `error` only after number_left reached 0 (P2), and we write it
@@ -81,6 +94,24 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
     run_lazily(base, len, body, options, schedule);
     return;
   }
+  if (adaptive != AdaptiveFork::kOff) {
+    // Somebody is idle. Fork only what is worth handing over. A loop this worker timed
+    // recently (the same body: the same call site) is judged by its pace then; otherwise a
+    // first slice runs serially, timed, and the rest runs serially too when it would take
+    // less than a fork costs.
+    LoopPace& pace = paces_[(reinterpret_cast<std::uintptr_t>(body.run) >> 4) % kPaces];
+    const double worth = fork_worth_ns();
+    if (pace.run == body.run && ++pace.uses % kRetimeEvery != 0 &&
+        pace.ns_per_iteration * static_cast<double>(len) < worth) {
+      counters.serial_forks.bump();
+      run_serially(body, base, base + len, options, schedule, pool_.size());
+      return;
+    }
+    const std::uint64_t slice = std::max<std::uint64_t>(1, len / kProbeSlices);
+    if (!rest_worth_forking(base, slice, len, body, options, pace, worth)) return;
+    base += slice;
+    len -= slice;
+  }
   const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
   if (plan.chunks < 2) {
     counters.serial_forks.bump();
@@ -88,6 +119,35 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
     return;
   }
   fork(base, plan, body, options);
+}
+
+double LoopWorker::fork_worth_ns() const noexcept {
+  return pool_.idle_worker_awake() ? kForkWorthAwakeNs : kForkWorthAsleepNs;
+}
+
+bool LoopWorker::rest_worth_forking(std::uint64_t base, std::uint64_t slice, std::uint64_t len,
+                                    const LoopBody& body, const LoopOptions& options,
+                                    LoopPace& pace, double worth_ns) {
+  // The slice and, if the rest is not worth a fork, the rest: one state, folded once.
+  OwnedState state(body);
+  const std::uint64_t start = monotonic_ns();
+  body.run(body, state.get(), base, base + slice);
+  const std::uint64_t took = monotonic_ns() - start;
+  pace.run = body.run;
+  pace.ns_per_iteration = static_cast<double>(took) / static_cast<double>(slice);
+  const bool worth =
+      len - slice >= 2 &&
+      static_cast<double>(took) * static_cast<double>(len - slice) / static_cast<double>(slice) >=
+          worth_ns &&
+      (options.control == nullptr || !options.control->stopped());
+  if (!worth) {
+    if (options.control == nullptr || !options.control->stopped()) {
+      body.run(body, state.get(), base + slice, base + len);
+    }
+    counters.serial_forks.bump();
+  }
+  if (body.fold != nullptr) body.fold(body, state.get());
+  return worth;
 }
 
 void LoopWorker::run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
@@ -257,6 +317,7 @@ bool LoopWorker::help(bool& watching) noexcept {
     clock.enter(prev);
     return false;
   }
+  worker_.set_idle(false);
   // Chunks left behind wake one more sleeper: a loop fills the pool in a chain.
   pool_.after_steal(watching, !t.last);
   clock.enter(Activity::kTask);

@@ -11,6 +11,7 @@
 // order: both live on per-worker stacks, with no allocation and no lock.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -58,6 +59,22 @@ class LoopWorker {
  private:
   void run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                    const LoopOptions& options, Schedule schedule);
+  // Adaptive fork's probe: runs offsets [base, base + slice) serially, timed; if the rest of
+  // [base, base + len) would take less than a fork is worth, runs it serially too and
+  // returns false. Folds the state it used either way.
+  // What adaptive fork last measured of a loop body (a body's run function is one per call
+  // site and body type): its time per iteration on this worker.
+  struct LoopPace {
+    decltype(LoopBody::run) run = nullptr;
+    double ns_per_iteration = 0.0;
+    std::uint32_t uses = 0;
+  };
+  static constexpr std::size_t kPaces = 64;  // direct-mapped by the body's run function
+  bool rest_worth_forking(std::uint64_t base, std::uint64_t slice, std::uint64_t len,
+                          const LoopBody& body, const LoopOptions& options, LoopPace& pace,
+                          double worth_ns);
+  // What a fork must save to be worth it now (less when an idle worker is awake).
+  double fork_worth_ns() const noexcept;
   void run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                   const LoopOptions& options, Schedule schedule);
   void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
@@ -83,6 +100,7 @@ class LoopWorker {
   unsigned depth_ = 0;
   FrameStack frames_;
   Context running_;
+  LoopPace paces_[kPaces];
 };
 
 }  // namespace weft::detail
