@@ -167,6 +167,21 @@ void destroy_state(void* state) noexcept {
   std::launder(static_cast<State*>(state))->~State();
 }
 
+// The erased form of a loop whose workers each keep a State.
+template <class State>
+LoopBody erase_with_state(decltype(LoopBody::run) run, decltype(LoopBody::make_state) make,
+                          decltype(LoopBody::fold) fold, const void* context) noexcept {
+  LoopBody lb;
+  lb.run = run;
+  lb.make_state = make;
+  lb.fold = fold;
+  lb.destroy = &destroy_state<State>;
+  lb.state_size = sizeof(State);
+  lb.state_align = alignof(State);
+  lb.context = context;
+  return lb;
+}
+
 template <class I, class Init, class Body>
 struct ForLoopWithState {
   using State = std::decay_t<std::invoke_result_t<const Init&>>;
@@ -181,16 +196,7 @@ struct ForLoopWithState {
   static void make(const LoopBody& self, void* mem) {
     ::new (mem) State(std::invoke(static_cast<const ForLoopWithState*>(self.context)->init));
   }
-  LoopBody erased() const noexcept {
-    LoopBody lb;
-    lb.run = &run;
-    lb.make_state = &make;
-    lb.destroy = &destroy_state<State>;
-    lb.state_size = sizeof(State);
-    lb.state_align = alignof(State);
-    lb.context = this;
-    return lb;
-  }
+  LoopBody erased() const noexcept { return erase_with_state<State>(&run, &make, nullptr, this); }
 };
 
 // A reduction's workers each fold their chunks into their own accumulator (the state);
@@ -223,17 +229,7 @@ struct ReduceLoop {
       c.result.emplace(std::move(acc));
     }
   }
-  LoopBody erased() noexcept {
-    LoopBody lb;
-    lb.run = &run;
-    lb.make_state = &make;
-    lb.fold = &fold;
-    lb.destroy = &destroy_state<T>;
-    lb.state_size = sizeof(T);
-    lb.state_align = alignof(T);
-    lb.context = this;
-    return lb;
-  }
+  LoopBody erased() noexcept { return erase_with_state<T>(&run, &make, &fold, this); }
 };
 
 // Deterministic reductions cut the range into this many leaves at most, whatever the

@@ -52,6 +52,10 @@
 //     sleeper and wakes one (the word bump makes a sleeper between its ticket and its futex
 //     wait return at once). Losing the role would not hang a run either, only leave spawned
 //     work to its owner until some worker goes idle again.
+//   - a parallel loop forked as a PCB (harmless if lost: its owner takes every chunk no
+//     helper takes): the fork wakes one sleeper if `sleepers_` says any sleeps (a relaxed
+//     load, no system call otherwise), and a worker that takes a chunk and leaves chunks
+//     behind wakes one more, through the same after-steal hand-over as a thief.
 #pragma once
 
 #include <atomic>

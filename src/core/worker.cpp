@@ -90,8 +90,7 @@ void Worker::main_loop() noexcept {
       continue;
     }
     // Loops first: taking a chunk is one atomic, a steal a barrier.
-    if (loops_.help(watching_) || steal_random()) {
-      set_idle(false);
+    if (loops_.help(watching_) || steal_random()) {  // each counts us busy as it takes work
       backoff.reset();
       continue;
     }

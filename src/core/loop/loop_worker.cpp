@@ -80,21 +80,24 @@ void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& o
 
 void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                              const LoopOptions& options, Schedule schedule) {
+  const auto serially = [&] {
+    counters.serial_forks.bump();
+    run_serially(body, base, base + len, options, schedule, pool_.size());
+  };
   // The serial decisions come first and need no chunk plan: an inner loop that adaptive
   // forking runs serially costs a few loads and one call of its body.
   const AdaptiveFork adaptive = pool_.config().adaptive_fork;
   const bool nobody_idle = pool_.idle_workers() == 0;
   if (len < 2 || depth_ == kPcbDepth || !frame_available(body) ||
       (adaptive == AdaptiveFork::kOn && nobody_idle)) {
-    counters.serial_forks.bump();
-    run_serially(body, base, base + len, options, schedule, pool_.size());
-    return;
+    return serially();
   }
+  // A serial start, under either adaptive mode: it runs part of the range (or all of it)
+  // and says how much; the rest, if any, is forked below.
+  std::uint64_t done = 0;
   if (adaptive == AdaptiveFork::kLazy && nobody_idle) {
-    run_lazily(base, len, body, options, schedule);
-    return;
-  }
-  if (adaptive != AdaptiveFork::kOff) {
+    done = start_lazily(base, len, body, options);
+  } else if (adaptive != AdaptiveFork::kOff) {
     // Somebody is idle. Fork only what is worth handing over. A loop this worker timed
     // recently (the same body: the same call site) is judged by its pace then; otherwise a
     // first slice runs serially, timed, and the rest runs serially too when it would take
@@ -103,21 +106,18 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
     const double worth = fork_worth_ns();
     if (pace.run == body.run && ++pace.uses % kRetimeEvery != 0 &&
         pace.ns_per_iteration * static_cast<double>(len) < worth) {
-      counters.serial_forks.bump();
-      run_serially(body, base, base + len, options, schedule, pool_.size());
-      return;
+      return serially();
     }
-    const std::uint64_t slice = std::max<std::uint64_t>(1, len / kProbeSlices);
-    if (!rest_worth_forking(base, slice, len, body, options, pace, worth)) return;
-    base += slice;
-    len -= slice;
+    done = start_timed(base, len, body, options, pace, worth);
   }
-  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
-  if (plan.chunks < 2) {
-    counters.serial_forks.bump();
-    run_serially(body, base, base + len, options, schedule, pool_.size());
+  if (done == len || (options.control != nullptr && options.control->stopped())) {
+    if (done > 0) counters.serial_forks.bump();
     return;
   }
+  base += done;
+  len -= done;
+  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
+  if (plan.chunks < 2) return serially();
   fork(base, plan, body, options);
 }
 
@@ -125,9 +125,9 @@ double LoopWorker::fork_worth_ns() const noexcept {
   return pool_.idle_worker_awake() ? kForkWorthAwakeNs : kForkWorthAsleepNs;
 }
 
-bool LoopWorker::rest_worth_forking(std::uint64_t base, std::uint64_t slice, std::uint64_t len,
-                                    const LoopBody& body, const LoopOptions& options,
-                                    LoopPace& pace, double worth_ns) {
+std::uint64_t LoopWorker::start_timed(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                                      const LoopOptions& options, LoopPace& pace, double worth_ns) {
+  const std::uint64_t slice = std::max<std::uint64_t>(1, len / kProbeSlices);
   // The slice and, if the rest is not worth a fork, the rest: one state, folded once.
   OwnedState state(body);
   const std::uint64_t start = monotonic_ns();
@@ -135,47 +135,32 @@ bool LoopWorker::rest_worth_forking(std::uint64_t base, std::uint64_t slice, std
   const std::uint64_t took = monotonic_ns() - start;
   pace.run = body.run;
   pace.ns_per_iteration = static_cast<double>(took) / static_cast<double>(slice);
+  const bool stopped = options.control != nullptr && options.control->stopped();
   const bool worth =
-      len - slice >= 2 &&
-      static_cast<double>(took) * static_cast<double>(len - slice) / static_cast<double>(slice) >=
-          worth_ns &&
-      (options.control == nullptr || !options.control->stopped());
-  if (!worth) {
-    if (options.control == nullptr || !options.control->stopped()) {
-      body.run(body, state.get(), base + slice, base + len);
-    }
-    counters.serial_forks.bump();
+      len - slice >= 2 && pace.ns_per_iteration * static_cast<double>(len - slice) >= worth_ns;
+  std::uint64_t done = slice;
+  if (!worth && !stopped) {
+    body.run(body, state.get(), base + slice, base + len);
+    done = len;
   }
   if (body.fold != nullptr) body.fold(body, state.get());
-  return worth;
+  return done;
 }
 
-void LoopWorker::run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
-                            const LoopOptions& options, Schedule schedule) {
+std::uint64_t LoopWorker::start_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                                       const LoopOptions& options) {
   const std::uint64_t piece =
       std::max<std::uint64_t>(1, len / (kLazyPiecesPerWorker * pool_.size()));
   std::uint64_t done = 0;
-  {
-    OwnedState state(body);
-    while (done < len && pool_.idle_workers() == 0) {
-      if (options.control != nullptr && options.control->stopped()) break;
-      const std::uint64_t end = done + std::min(piece, len - done);
-      body.run(body, state.get(), base + done, base + end);
-      done = end;
-    }
-    if (body.fold != nullptr) body.fold(body, state.get());
+  OwnedState state(body);
+  while (done < len && pool_.idle_workers() == 0) {
+    if (options.control != nullptr && options.control->stopped()) break;
+    const std::uint64_t end = done + std::min(piece, len - done);
+    body.run(body, state.get(), base + done, base + end);
+    done = end;
   }
-  if (done == len || (options.control != nullptr && options.control->stopped())) {
-    counters.serial_forks.bump();
-    return;
-  }
-  // A worker went idle: hand the rest out as a loop of its own.
-  const ChunkPlan rest = ChunkPlan::make(len - done, schedule, pool_.size());
-  if (depth_ == kPcbDepth || rest.chunks < 2) {
-    run_serially(body, base + done, base + len, options, schedule, pool_.size());
-    return;
-  }
-  fork(base + done, rest, body, options);
+  if (body.fold != nullptr) body.fold(body, state.get());
+  return done;
 }
 
 void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,

@@ -57,11 +57,6 @@ class LoopWorker {
   LoopCounters counters;
 
  private:
-  void run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
-                   const LoopOptions& options, Schedule schedule);
-  // Adaptive fork's probe: runs offsets [base, base + slice) serially, timed; if the rest of
-  // [base, base + len) would take less than a fork is worth, runs it serially too and
-  // returns false. Folds the state it used either way.
   // What adaptive fork last measured of a loop body (a body's run function is one per call
   // site and body type): its time per iteration on this worker.
   struct LoopPace {
@@ -70,13 +65,20 @@ class LoopWorker {
     std::uint32_t uses = 0;
   };
   static constexpr std::size_t kPaces = 64;  // direct-mapped by the body's run function
-  bool rest_worth_forking(std::uint64_t base, std::uint64_t slice, std::uint64_t len,
-                          const LoopBody& body, const LoopOptions& options, LoopPace& pace,
-                          double worth_ns);
+
+  void run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                   const LoopOptions& options, Schedule schedule);
+  // Adaptive fork with somebody idle: times a first slice of [base, base + len) serially,
+  // and runs the rest serially too if at that pace it would take less than worth_ns.
+  // Returns how much it ran (the slice, or all of it); folds the state it used.
+  std::uint64_t start_timed(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                            const LoopOptions& options, LoopPace& pace, double worth_ns);
+  // Adaptive fork, lazy: runs [base, base + len) serially in pieces until a worker goes idle
+  // or the loop is stopped; returns how much it ran. Folds the state it used.
+  std::uint64_t start_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
+                             const LoopOptions& options);
   // What a fork must save to be worth it now (less when an idle worker is awake).
   double fork_worth_ns() const noexcept;
-  void run_lazily(std::uint64_t base, std::uint64_t len, const LoopBody& body,
-                  const LoopOptions& options, Schedule schedule);
   void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
             const LoopOptions& options);
   // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).

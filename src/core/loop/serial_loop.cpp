@@ -7,7 +7,7 @@ namespace weft::detail {
 OwnedState::OwnedState(const LoopBody& body) : body_(body) {
   if (body.state_size == 0) return;
   void* mem = inline_;
-  if (body.state_size > sizeof inline_ || body.state_align > alignof(decltype(inline_))) {
+  if (body.state_size > sizeof inline_ || body.state_align > kInlineAlign) {
     memory_ = ::operator new (body.state_size, std::align_val_t{body.state_align});
     mem = memory_;
   }

@@ -2,6 +2,7 @@
 // nobody idle, or when the worker's PCB stack or frame stack is full.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/loop/chunk_plan.hpp"
@@ -22,7 +23,8 @@ class OwnedState {
 
  private:
   const LoopBody& body_;
-  alignas(64) unsigned char inline_[128];
+  static constexpr std::size_t kInlineAlign = 64;
+  alignas(kInlineAlign) unsigned char inline_[128];
   void* memory_ = nullptr;  // heap memory when the state does not fit inline_
   void* state_ = nullptr;   // the constructed state, or nullptr
 };
