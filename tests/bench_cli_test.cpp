@@ -477,4 +477,26 @@ TEST(BenchCliSweep, UtsProfileAndTrace) {
   EXPECT_GE(occurrences(trace, "\"name\":\"busy\""), 8u) << "a busy slice per run at least";
 }
 
+// A loop a worker joined from the queue is a "loop" slice naming its owner and chunks, with
+// an arrow from the owner's row; it encloses the busy interval recorded before it.
+TEST(ChromeTrace, JoinedLoopsAreSlicesWithAnArrowFromTheirOwner) {
+  weft_bench::Record r;
+  r.impl = weft_bench::Impl::kWeft;
+  r.workers = 2;
+  r.trace.origin_ns = 1000;
+  r.trace.workers.resize(2);
+  using Kind = weft::TraceEvent::Kind;
+  r.trace.workers[1].events = {{Kind::kBusy, -1, 0, 2000, 3000}, {Kind::kLoop, 0, 5, 1500, 3500}};
+  const std::string trace = weft_bench::chrome_trace({r});
+  EXPECT_TRUE(balanced(trace)) << trace;
+  EXPECT_EQ(occurrences(trace,
+                        "\"name\":\"loop\",\"cat\":\"loop\",\"pid\":1,\"tid\":1,\"ts\":0.500,"
+                        "\"dur\":2.000,\"args\":{\"owner\":0,\"chunks\":5}"),
+            1u)
+      << trace;
+  EXPECT_EQ(occurrences(trace, "\"ph\":\"s\",\"name\":\"loop\""), 1u) << trace;
+  EXPECT_EQ(occurrences(trace, "\"ph\":\"f\",\"bp\":\"e\",\"name\":\"loop\""), 1u) << trace;
+  EXPECT_EQ(occurrences(trace, "\"name\":\"busy\""), 1u) << trace;
+}
+
 }  // namespace

@@ -449,6 +449,55 @@ TEST(LoopStats, ForksChunksAndQueueOperationsAreCounted) {
   EXPECT_EQ(t.loops_forked, t.loops_enqueued + t.loops_reused_in_place - t.loops_misplaced);
 }
 
+// The trace: each loop a worker joined from the queue is one kLoop event naming the loop's
+// owner and the chunks it ran there, so a worker's kLoop chunks add up to its helper chunks.
+// Chunk 0 holds its owner until another worker has run a chunk, so helpers always join.
+TEST(LoopTrace, JoinedLoopsAreTracedWithTheirOwnerAndChunks) {
+  for (const weft::LoopScheme scheme : {weft::LoopScheme::kPcb, weft::LoopScheme::kDlist}) {
+    weft::Config c = loop_config(scheme, 4);
+    c.profile = true;
+    c.trace_events = 1 << 16;
+    weft::Runtime rt(c);
+    std::atomic<int> others{0};
+    bool waited_out = false;
+    rt.run([&] {
+      weft::parallel_for(0, 400,
+                         [&](int i) {
+                           if (i != 0) {
+                             others.fetch_add(1, std::memory_order_relaxed);
+                             return;
+                           }
+                           const auto give_up =
+                               std::chrono::steady_clock::now() + std::chrono::seconds(30);
+                           while (others.load(std::memory_order_relaxed) == 0 && !waited_out) {
+                             waited_out = std::chrono::steady_clock::now() > give_up;
+                             std::this_thread::yield();
+                           }
+                         },
+                         {.schedule = weft::Schedule::dynamic(1)});
+    });
+    ASSERT_FALSE(waited_out) << "no worker joined the loop in 30 s";
+    const weft::Stats s = rt.stats();
+    const weft::Trace t = rt.trace();
+    ASSERT_EQ(t.workers.size(), 4u);
+    std::uint64_t joins = 0;
+    for (std::size_t w = 0; w < t.workers.size(); ++w) {
+      std::uint64_t chunks = 0;
+      for (const weft::TraceEvent& e : t.workers[w].events) {
+        if (e.kind != weft::TraceEvent::Kind::kLoop) continue;
+        ++joins;
+        EXPECT_LE(e.begin_ns, e.end_ns);
+        EXPECT_GE(e.victim, 0);
+        EXPECT_LT(e.victim, 4);
+        chunks += static_cast<std::uint64_t>(e.tasks);
+      }
+      EXPECT_EQ(chunks, s.per_worker[w].helper_chunks)
+          << weft::loop_scheme_name(scheme) << ", worker " << w;
+    }
+    EXPECT_GE(joins, 1u) << weft::loop_scheme_name(scheme);
+  }
+}
+
 TEST(LoopAdaptive, OneWorkerWithAdaptiveForkRunsEveryLoopSerially) {
   weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 1, weft::AdaptiveFork::kOn));
   Hits hits(1000);

@@ -28,15 +28,18 @@ class Writer {
     if (!args.empty()) out_ << ",\"args\":{" << args << "}";
     out_ << "}";
   }
-  // A flow arrow from (pid, from_tid, at) to (pid, to_tid, to).
-  void arrow(int pid, int from_tid, std::uint64_t at, int to_tid, std::uint64_t to) {
+  // A flow arrow named `name` from (pid, from_tid, at) to (pid, to_tid, to).
+  void arrow(const char* name, int pid, int from_tid, std::uint64_t at, int to_tid,
+             std::uint64_t to) {
     ++flow_id_;
     open();
-    out_ << "{\"ph\":\"s\",\"name\":\"steal\",\"cat\":\"steal\",\"id\":" << flow_id_
-         << ",\"pid\":" << pid << ",\"tid\":" << from_tid << ",\"ts\":" << micros(at) << "}";
+    out_ << "{\"ph\":\"s\",\"name\":\"" << name << "\",\"cat\":\"" << name
+         << "\",\"id\":" << flow_id_ << ",\"pid\":" << pid << ",\"tid\":" << from_tid
+         << ",\"ts\":" << micros(at) << "}";
     open();
-    out_ << "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"steal\",\"cat\":\"steal\",\"id\":" << flow_id_
-         << ",\"pid\":" << pid << ",\"tid\":" << to_tid << ",\"ts\":" << micros(to) << "}";
+    out_ << "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"" << name << "\",\"cat\":\"" << name
+         << "\",\"id\":" << flow_id_ << ",\"pid\":" << pid << ",\"tid\":" << to_tid
+         << ",\"ts\":" << micros(to) << "}";
   }
   void name(int pid, int tid, const char* what, const std::string& value) {
     open();
@@ -86,11 +89,17 @@ std::string chrome_trace(const std::vector<Record>& records) {
         if (e.begin_ns > covered) w.slice(pid, tid, "idle", covered - origin, begin);
         if (e.kind == weft::TraceEvent::Kind::kBusy) {
           w.slice(pid, tid, "busy", begin, end);
+        } else if (e.kind == weft::TraceEvent::Kind::kLoop) {
+          // Encloses the busy intervals recorded before it.
+          w.slice(
+              pid, tid, "loop", begin, end,
+              "\"owner\":" + std::to_string(e.victim) + ",\"chunks\":" + std::to_string(e.tasks));
+          if (e.victim != tid) w.arrow("loop", pid, e.victim, begin, tid, begin);
         } else {
           w.slice(
               pid, tid, "steal", begin, end,
               "\"victim\":" + std::to_string(e.victim) + ",\"tasks\":" + std::to_string(e.tasks));
-          w.arrow(pid, e.victim, begin, tid, end);
+          w.arrow("steal", pid, e.victim, begin, tid, end);
         }
         if (e.end_ns > covered) covered = e.end_ns;
       }

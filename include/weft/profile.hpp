@@ -4,9 +4,9 @@
 // steal, idle, switch; frame management is carved out of busy by estimate), and
 // Runtime::stats() reports them per worker; WorkerStats::shares() turns them into the
 // fractions R_busy ... R_frame of Adnan & Sato's Table 2 (Eq. 3-7). With
-// Config::trace_events > 0, each worker also records its busy intervals and successful steals
-// (Runtime::trace()), for a Chrome/Perfetto timeline. docs/ARCHITECTURE.md, "Execution
-// profile", says what each activity contains.
+// Config::trace_events > 0, each worker also records its busy intervals, successful steals and
+// the loops it joined (Runtime::trace()), for a Chrome/Perfetto timeline. docs/ARCHITECTURE.md,
+// "Execution profile", says what each activity contains.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,9 @@ struct TraceEvent {
   enum class Kind : std::uint8_t {
     kBusy,   // the worker ran task code from begin_ns to end_ns
     kSteal,  // a steal attempt that took `tasks` tasks from worker `victim`
+    kLoop,   // a parallel loop of worker `victim` joined from the loop queue, from taking
+             // its first chunk to leaving it: `tasks` chunks run (the busy intervals within
+             // are recorded as well)
   };
   Kind kind = Kind::kBusy;
   std::int32_t victim = -1;

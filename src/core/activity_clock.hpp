@@ -1,6 +1,6 @@
 // The execution profile of one worker (Adnan & Sato, Table 2 and Eq. 3-7): every nanosecond
 // of the worker's life is charged to exactly one activity, and, when tracing, its busy
-// intervals and successful steals are kept for a timeline.
+// intervals, successful steals and the loops it joined are kept for a timeline.
 //
 // Activities. The worker says which one it starts at each transition; the time since the
 // previous transition goes to the previous one:
@@ -81,6 +81,24 @@ class ActivityClock {
 #endif
     (void)victim;
     (void)tasks;
+  }
+
+  // Owner only, when tracing: a loop of worker `owner` joined from the loop queue. joined()
+  // reads the clock at the join (0 when not tracing); left() records the kLoop event.
+  std::uint64_t loop_joined() const noexcept {
+#if WEFT_PROFILING
+    if (enabled_ && trace_capacity_ > 0) [[unlikely]]
+      return monotonic_ns();
+#endif
+    return 0;
+  }
+  void loop_left(std::uint64_t joined_ns, std::int32_t owner, std::int64_t chunks) noexcept {
+#if WEFT_PROFILING
+    if (joined_ns != 0) [[unlikely]]
+      record(TraceEvent{TraceEvent::Kind::kLoop, owner, chunks, joined_ns, monotonic_ns()});
+#endif
+    (void)owner;
+    (void)chunks;
   }
 
   // Any thread: a consistent reading (A1 holds for it).

@@ -43,7 +43,9 @@ void record(Pcb& b, std::exception_ptr e) noexcept {
 }  // namespace
 
 LoopWorker::LoopWorker(Worker& worker, Pool& pool)
-    : worker_(worker), pool_(pool), queue_(pool.loop_queue()), pcbs_(new Pcb[kPcbDepth]) {}
+    : worker_(worker), pool_(pool), queue_(pool.loop_queue()), pcbs_(new Pcb[kPcbDepth]) {
+  for (unsigned i = 0; i < kPcbDepth; ++i) pcbs_[i].owner = worker.id;
+}
 
 void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
   const Config& config = pool_.config();
@@ -195,8 +197,9 @@ void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody&
   return index;
 }
 
-void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index, bool owner) noexcept {
-  if (index < 0 && (index = take_own(b)) < 0) return;  // the owner found none left
+std::uint64_t LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index,
+                                  bool owner) noexcept {
+  if (index < 0 && (index = take_own(b)) < 0) return 0;  // the owner found none left
   const Context saved = running_;
   running_ = Context{&b, seq};
   const LoopBody& body = *b.body;
@@ -253,6 +256,18 @@ void LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index, bool own
   running_ = saved;
   // P2: after this, b may be reused by its owner; nothing below may touch it.
   b.number_left.fetch_sub(static_cast<std::int64_t>(ran + skipped), std::memory_order_release);
+  return ran;
+}
+
+void LoopWorker::join_loop(const QueueTake& t) noexcept {
+  ActivityClock& clock = worker_.clock();
+  const std::uint64_t joined = clock.loop_joined();
+  const std::int32_t owner = t.pcb->owner;  // fixed: safe to read before the chunks run
+  const Activity prev = clock.enter(Activity::kTask);
+  const std::uint64_t chunks =
+      work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
+  clock.enter(prev);
+  clock.loop_left(joined, owner, static_cast<std::int64_t>(chunks));
 }
 
 std::uint64_t LoopWorker::stop_rest(Pcb& b) noexcept {
@@ -280,9 +295,7 @@ void LoopWorker::wait_for_members(Pcb& b) noexcept {
     if (queue_.maybe_has_work()) {
       const QueueTake t = queue_.take(nested, counters);
       if (t.pcb != nullptr) {
-        clock.enter(Activity::kTask);
-        work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
-        clock.enter(Activity::kIdle);
+        join_loop(t);
         wait.reset();
         continue;
       }
@@ -305,8 +318,7 @@ bool LoopWorker::help(bool& watching) noexcept {
   worker_.set_idle(false);
   // Chunks left behind wake one more sleeper: a loop fills the pool in a chain.
   pool_.after_steal(watching, !t.last);
-  clock.enter(Activity::kTask);
-  work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
+  join_loop(t);
   clock.enter(prev);
   return true;
 }

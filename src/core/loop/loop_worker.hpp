@@ -82,7 +82,10 @@ class LoopWorker {
   void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
             const LoopOptions& options);
   // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).
-  void work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
+  // Returns the number of chunks this worker took.
+  std::uint64_t work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
+  // Joins a loop found in the queue (take t) and runs its chunks, traced as a kLoop event.
+  void join_loop(const QueueTake& t) noexcept;
   // Rule 3: the owner waits for b's chunks to finish, helping with nested loops only.
   void wait_for_members(Pcb& b) noexcept;
   // Rule 1's next chunk of b (telling the queue of the last one), or -1.

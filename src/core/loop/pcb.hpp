@@ -65,7 +65,8 @@ struct alignas(kFalseSharingRange) Pcb {
   ChunkPlan plan;
   std::uint64_t base = 0;  // the offset of this segment's chunk 0 in the loop
   LoopControl* control = nullptr;
-  std::uint32_t seq = 0;  // the owner's copy of the current instance's number
+  std::uint32_t seq = 0;    // the owner's copy of the current instance's number
+  std::int32_t owner = -1;  // the worker whose PCB stack holds this PCB (fixed)
   // The first exception a chunk threw: the worker that flips `failed` writes `error`; the
   // owner reads it after number_left reached 0 (P2 orders the two).
   std::atomic<bool> failed{false};
