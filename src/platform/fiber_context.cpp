@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "platform/sanitizers.hpp"
+#include "weft/detail/sanitizers.hpp"
 
-#if WEFT_TSAN
+#if WEFT_DETAIL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+#if WEFT_DETAIL_TSAN
 #include <sanitizer/tsan_interface.h>
 #endif
 
@@ -27,7 +30,7 @@ struct ExecutionContext::Handoff {
 struct ContextSwitch {
   // Just before the jump, on the suspending side.
   static void leave(ExecutionContext::Handoff& h) noexcept {
-#if WEFT_ASAN
+#if WEFT_DETAIL_ASAN
     // A finished context passes no save slot: ASan then frees its fake stack.
     __sanitizer_start_switch_fiber(h.from_finished ? nullptr : &h.from->fake_stack_,
                                    h.to->stack_bottom_, h.to->stack_bytes_);
@@ -40,7 +43,7 @@ struct ContextSwitch {
   static ExecutionContext::Handoff& arrive(fc::transfer_t t, ExecutionContext& self) noexcept {
     auto& h = *static_cast<ExecutionContext::Handoff*>(t.data);
     h.from->fctx_ = t.fctx;  // C2
-#if WEFT_ASAN
+#if WEFT_DETAIL_ASAN
     const void* from_bottom = nullptr;
     std::size_t from_bytes = 0;
     __sanitizer_finish_switch_fiber(self.fake_stack_, &from_bottom, &from_bytes);
@@ -58,12 +61,12 @@ struct ContextSwitch {
 
   // The jump itself, uninstrumented for TSan: nothing may run between telling it the
   // new fiber and switching to it.
-#if WEFT_TSAN
+#if WEFT_DETAIL_TSAN
   __attribute__((no_sanitize("thread")))
 #endif
   static fc::transfer_t
   jump(ExecutionContext::Handoff& h) noexcept {
-#if WEFT_TSAN
+#if WEFT_DETAIL_TSAN
     __tsan_switch_to_fiber(h.to->tsan_fiber_, 0);
 #endif
     return fc::jump_fcontext(h.to->fctx_, &h);
@@ -83,13 +86,13 @@ struct ContextSwitch {
 };
 
 ExecutionContext::~ExecutionContext() {
-#if WEFT_TSAN
+#if WEFT_DETAIL_TSAN
   if (owns_tsan_fiber_) __tsan_destroy_fiber(tsan_fiber_);
 #endif
 }
 
 void ExecutionContext::adopt_thread() noexcept {
-#if WEFT_TSAN
+#if WEFT_DETAIL_TSAN
   tsan_fiber_ = __tsan_get_current_fiber();
   owns_tsan_fiber_ = false;
 #endif
@@ -101,7 +104,7 @@ void ExecutionContext::prepare(void* bottom, std::size_t bytes, FiberEntry entry
   stack_bytes_ = bytes;
   fake_stack_ = nullptr;
   fctx_ = fc::make_fcontext(static_cast<char*>(bottom) + bytes, bytes, &ContextSwitch::trampoline);
-#if WEFT_TSAN
+#if WEFT_DETAIL_TSAN
   // A fresh fiber each time: a finished one's shadow call stack never unwound.
   if (owns_tsan_fiber_) __tsan_destroy_fiber(tsan_fiber_);
   tsan_fiber_ = __tsan_create_fiber(0);

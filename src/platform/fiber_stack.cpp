@@ -7,7 +7,11 @@
 #include <string>
 #include <system_error>
 
-#include "platform/sanitizers.hpp"
+#include "weft/detail/sanitizers.hpp"
+
+#if WEFT_DETAIL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace weft::platform {
 
@@ -69,19 +73,23 @@ FiberStackPool::~FiberStackPool() {
 }
 
 FiberStack FiberStackPool::acquire() {
+  FiberStack s;
   {
     std::lock_guard lock(mutex_);
     if (!idle_.empty()) {
-      const FiberStack s = idle_.back();
+      s = idle_.back();
       idle_.pop_back();
       pooled_.store(idle_.size(), std::memory_order_relaxed);
-      live_.fetch_add(1, std::memory_order_relaxed);
-      // The last thread on it never returned from its frames: clear ASan's redzones.
-      unpoison_memory(s.bottom(), s.usable_bytes());
-      return s;
     }
   }
-  const FiberStack s = map_fiber_stack(usable_bytes_);
+  if (s.mapping == nullptr) {
+    s = map_fiber_stack(usable_bytes_);
+  } else {
+#if WEFT_DETAIL_ASAN
+    // The last thread on it never returned from its frames: clear ASan's redzones.
+    __asan_unpoison_memory_region(s.bottom(), s.usable_bytes());
+#endif
+  }
   live_.fetch_add(1, std::memory_order_relaxed);
   return s;
 }

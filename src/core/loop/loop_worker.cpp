@@ -48,15 +48,9 @@ LoopWorker::LoopWorker(Worker& worker, Pool& pool)
 }
 
 void LoopWorker::run(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
+  // Adaptive fork's common case, nobody idle, was decided inline (weft/loop.hpp); a loop
+  // that gets here either may fork or met a worker going idle, and run_segment decides.
   const Config& config = pool_.config();
-  // The common case of adaptive forking, first and short: nobody is idle, so the loop is one
-  // call of its body (an inner loop of a busy nest costs a few loads more than a plain loop).
-  if (config.adaptive_fork == AdaptiveFork::kOn && config.loops != LoopScheme::kSplit &&
-      body.state_size == 0 && options.control == nullptr && pool_.idle_workers() == 0) {
-    counters.serial_forks.bump();
-    body.run(body, nullptr, 0, n);
-    return;
-  }
   const Schedule schedule = options.schedule.value_or(config.schedule);
   if (config.loops == LoopScheme::kSplit) {
     if (pool_.size() > 1) {
@@ -259,14 +253,14 @@ std::uint64_t LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index,
   return ran;
 }
 
-void LoopWorker::join_loop(const QueueTake& t) noexcept {
+void LoopWorker::join_loop(const QueueTake& t, Activity after) noexcept {
   ActivityClock& clock = worker_.clock();
   const std::uint64_t joined = clock.loop_joined();
   const std::int32_t owner = t.pcb->owner;  // fixed: safe to read before the chunks run
-  const Activity prev = clock.enter(Activity::kTask);
+  clock.enter(Activity::kTask);
   const std::uint64_t chunks =
       work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
-  clock.enter(prev);
+  clock.enter(after);
   clock.loop_left(joined, owner, static_cast<std::int64_t>(chunks));
 }
 
@@ -295,7 +289,7 @@ void LoopWorker::wait_for_members(Pcb& b) noexcept {
     if (queue_.maybe_has_work()) {
       const QueueTake t = queue_.take(nested, counters);
       if (t.pcb != nullptr) {
-        join_loop(t);
+        join_loop(t, Activity::kIdle);
         wait.reset();
         continue;
       }
@@ -318,8 +312,7 @@ bool LoopWorker::help(bool& watching) noexcept {
   worker_.set_idle(false);
   // Chunks left behind wake one more sleeper: a loop fills the pool in a chain.
   pool_.after_steal(watching, !t.last);
-  join_loop(t);
-  clock.enter(prev);
+  join_loop(t, prev);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/activity_clock.hpp"
 #include "core/loop/frame_store.hpp"
 #include "core/loop/loop_queue.hpp"
 #include "weft/detail/loop_body.hpp"
@@ -84,8 +85,9 @@ class LoopWorker {
   // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).
   // Returns the number of chunks this worker took.
   std::uint64_t work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
-  // Joins a loop found in the queue (take t) and runs its chunks, traced as a kLoop event.
-  void join_loop(const QueueTake& t) noexcept;
+  // Joins a loop found in the queue (take t), runs its chunks as busy time and enters
+  // `after`; traced as a kLoop event.
+  void join_loop(const QueueTake& t, Activity after) noexcept;
   // Rule 3: the owner waits for b's chunks to finish, helping with nested loops only.
   void wait_for_members(Pcb& b) noexcept;
   // Rule 1's next chunk of b (telling the queue of the last one), or -1.
