@@ -144,6 +144,18 @@ TEST(LoopSettingNames, AgreeWithTheFieldTableAndRoundTrip) {
   EXPECT_FALSE(config_error([] { (void)weft::parse_adaptive_fork(""); }).empty());
 }
 
+TEST(ThreadSchedNames, AgreeWithTheFieldTableAndRoundTrip) {
+  using weft::ThreadSched;
+  std::string names;
+  for (ThreadSched s : {ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf}) {
+    names += (names.empty() ? "" : ", ") + std::string(weft::thread_sched_name(s));
+    EXPECT_EQ(weft::parse_thread_sched(weft::thread_sched_name(s)), s);
+  }
+  EXPECT_EQ(names, weft::detail::config_field("thread_sched").names);
+  EXPECT_EQ(config_error([] { (void)weft::parse_thread_sched("dfs", "WEFT_THREAD_SCHED"); }),
+            "WEFT_THREAD_SCHED=\"dfs\": unknown thread scheduler (allowed: fifo, lifo, df)");
+}
+
 TEST(StealPolicy, ConfigErrorIsAnInvalidArgument) {
   EXPECT_THROW((void)StealPolicy::parse("bogus"), std::invalid_argument);
 }

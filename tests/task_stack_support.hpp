@@ -241,7 +241,7 @@ inline void push_n(Owner& owner, std::int64_t n) {
 
 // A thief's part for a claim run on the calling thread: newest first, as a worker does.
 inline void run_claim(const wd::Claim& claim) {
-  for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
+  for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i, nullptr);
 }
 
 // For after owner.pop_all(): each of the `pushed` tasks ran exactly once with its value or

@@ -73,9 +73,9 @@ void thief_loop(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
         totals.bad_claims.fetch_add(1);
     }
     if (id % 2 == 0) {
-      for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i);
+      for (std::int64_t i = claim.count - 1; i >= 0; --i) wd::run_stolen(claim.first + i, nullptr);
     } else {
-      for (std::int64_t i = 0; i < claim.count; ++i) wd::run_stolen(claim.first + i);
+      for (std::int64_t i = 0; i < claim.count; ++i) wd::run_stolen(claim.first + i, nullptr);
     }
     totals.tasks.fetch_add(claim.count);
     totals.claims.fetch_add(1);

@@ -111,15 +111,26 @@ enum class LoopFrames : std::uint8_t { kStack, kPool };
 // serially when nobody is idle; kLazy starts serially and hands the rest of the range out
 // as soon as a worker goes idle.
 enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
+// Which ready user-level thread (weft::thread) an idle worker runs next
+// (docs/ARCHITECTURE.md, "User-level threads"):
+//   kFifo  the oldest ready thread: a created child is queued and its creator runs on
+//          (breadth-first, as Solaris threads are scheduled).
+//   kLifo  the newest ready thread, from one global stack.
+//   kDf    the leftmost ready thread of one list of live threads kept in the serial
+//          program's depth-first order: a created child goes just left of its creator and
+//          runs at once, the creator waiting ready beside it (Narlikar & Blelloch's AsyncDF).
+enum class ThreadSched : std::uint8_t { kFifo, kLifo, kDf };
 // The names WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK take ("pcb", "pool", "lazy"),
 // for tools that label runs; the parsers accept exactly those names and throw ConfigError
 // naming `setting`, the value given and the names allowed otherwise.
 const char* loop_scheme_name(LoopScheme s) noexcept;
 const char* loop_frames_name(LoopFrames f) noexcept;
 const char* adaptive_fork_name(AdaptiveFork a) noexcept;
+const char* thread_sched_name(ThreadSched s) noexcept;
 LoopScheme parse_loop_scheme(std::string_view spec, std::string_view setting = "loops");
 LoopFrames parse_loop_frames(std::string_view spec, std::string_view setting = "loop_frames");
 AdaptiveFork parse_adaptive_fork(std::string_view spec, std::string_view setting = "adaptive_fork");
+ThreadSched parse_thread_sched(std::string_view spec, std::string_view setting = "thread_sched");
 
 struct Config {
   // Worker threads; 0 means std::thread::hardware_concurrency(). (WEFT_WORKERS)
@@ -166,6 +177,11 @@ struct Config {
   LoopScheme loops = LoopScheme::kPcb;
   LoopFrames loop_frames = LoopFrames::kStack;
   AdaptiveFork adaptive_fork = AdaptiveFork::kOn;
+  // User-level threads (weft/thread.hpp): the stack a weft::thread gets when its options
+  // name none, mapped under a guard page and pooled (WEFT_THREAD_STACK, 4K to 1G), and the
+  // order ready threads run in (WEFT_THREAD_SCHED=fifo|lifo|df).
+  std::size_t thread_stack_bytes = std::size_t{16} << 10;
+  ThreadSched thread_sched = ThreadSched::kDf;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
   // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,

@@ -22,3 +22,4 @@
 #include "weft/runtime.hpp"
 #include "weft/schedule.hpp"
 #include "weft/stats.hpp"
+#include "weft/thread.hpp"

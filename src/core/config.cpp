@@ -172,6 +172,24 @@ constexpr ConfigField kFields[] = {
      .names = "0, 1, lazy",  // in AdaptiveFork's order
      .get = get<&Config::adaptive_fork>,
      .set = set<&Config::adaptive_fork>},
+    // At least a page (the stack's guard is another); at most 1 GiB, as a worker's, so that a
+    // typo fails here rather than at the first thread.
+    {.field = "thread_stack_bytes",
+     .variable = "WEFT_THREAD_STACK",
+     .default_text = "`16K`",
+     .kind = FieldKind::kBytes,
+     .lo = 4 * kKiB,
+     .hi = kGiB,
+     .get = get<&Config::thread_stack_bytes>,
+     .set = set<&Config::thread_stack_bytes>},
+    {.field = "thread_sched",
+     .variable = "WEFT_THREAD_SCHED",
+     .default_text = "`df`",
+     .kind = FieldKind::kChoice,
+     .what = "thread scheduler",
+     .names = "fifo, lifo, df",  // in ThreadSched's order
+     .get = get<&Config::thread_sched>,
+     .set = set<&Config::thread_sched>},
 };
 #pragma GCC diagnostic pop
 
@@ -448,6 +466,15 @@ const char* adaptive_fork_name(AdaptiveFork a) noexcept {
   return "?";
 }
 
+const char* thread_sched_name(ThreadSched s) noexcept {
+  switch (s) {
+    case ThreadSched::kFifo: return "fifo";
+    case ThreadSched::kLifo: return "lifo";
+    case ThreadSched::kDf: return "df";
+  }
+  return "?";
+}
+
 LoopScheme parse_loop_scheme(std::string_view spec, std::string_view setting) {
   return with_choice("loops", spec, setting).loops;
 }
@@ -458,6 +485,10 @@ LoopFrames parse_loop_frames(std::string_view spec, std::string_view setting) {
 
 AdaptiveFork parse_adaptive_fork(std::string_view spec, std::string_view setting) {
   return with_choice("adaptive_fork", spec, setting).adaptive_fork;
+}
+
+ThreadSched parse_thread_sched(std::string_view spec, std::string_view setting) {
+  return with_choice("thread_sched", spec, setting).thread_sched;
 }
 
 const char* barrier_name(Barrier b) noexcept {

@@ -3,8 +3,10 @@
 // would be fatal), and shutdown wakes everybody.
 #include "core/pool.hpp"
 
+#include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "core/barrier_mode.hpp"
 #include "core/frame_cost.hpp"
@@ -15,8 +17,13 @@
 
 namespace weft::detail {
 
-Pool::Pool(const Config& config) : config_(config), fork_generation_(platform::fork_generation()) {
+Pool::Pool(const Config& config)
+    : config_(config),
+      fork_generation_(platform::fork_generation()),
+      thread_store_(*this, config.thread_stack_bytes),
+      threads_(config.thread_sched) {
   config_.validate();
+  threads_.set_waker([](void* sleep) { static_cast<Sleep*>(sleep)->announce(); }, &sleep_);
   init_barrier_mode(config_.barrier);
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.
@@ -51,6 +58,8 @@ Pool::~Pool() {
     for (auto& w : workers_) w->abandon_thread();
     return;
   }
+  // Detached threads may still run (or wait for each other): the workers finish them first.
+  while (thread_store_.live() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   shutdown_.store(true, std::memory_order_seq_cst);
   sleep_.wake_all();  // after shutdown_ is visible (fatal if lost)
   for (auto& w : workers_) w->join_thread();
@@ -98,8 +107,13 @@ void Pool::finish_root(RootJob& job) noexcept {
 
 bool Pool::sleep(std::chrono::microseconds nap, bool& watching) noexcept {
   const std::uint32_t ticket = sleep_.ticket();  // before the checks (sleep.hpp)
-  if (shutting_down() || pending_roots_.load(std::memory_order_seq_cst) > 0) return true;
-  const bool run_active = active_runs_.load(std::memory_order_seq_cst) > 0;
+  if (shutting_down() || pending_roots_.load(std::memory_order_seq_cst) > 0 ||
+      threads_.has_ready_seq_cst()) {
+    return true;
+  }
+  // Live threads keep a run active: their spawns wake nobody, so the watchman must nap.
+  const bool run_active =
+      active_runs_.load(std::memory_order_seq_cst) > 0 || thread_store_.live() > 0;
   return sleep_.wait(ticket, nap, watching, run_active);
 }
 

@@ -13,6 +13,8 @@
 #include "core/loop/frame_store.hpp"
 #include "core/loop/loop_queue.hpp"
 #include "core/sleep.hpp"
+#include "core/threads/thread_scheduler.hpp"
+#include "core/threads/uthread.hpp"
 #include "core/worker.hpp"
 #include "weft/config.hpp"
 #include "weft/runtime.hpp"
@@ -46,6 +48,10 @@ class Pool {
   // The counter itself, which workers' loop_idle point to (weft/loop.hpp reads it inline).
   const std::atomic<std::int32_t>& idle_counter() const noexcept { return idle_workers_; }
   void add_idle(int delta) noexcept { idle_workers_.fetch_add(delta, std::memory_order_relaxed); }
+
+  // User-level threads: their blocks and stacks, and the ready ones' order.
+  ThreadStore& thread_store() noexcept { return thread_store_; }
+  ThreadScheduler& threads() noexcept { return threads_; }
 
   // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
   std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
@@ -84,6 +90,8 @@ class Pool {
   // Before the workers, which keep references to both.
   std::unique_ptr<LoopQueue> loop_queue_;
   FramePool frame_pool_;
+  ThreadStore thread_store_;
+  ThreadScheduler threads_;
   std::vector<std::unique_ptr<Worker>> workers_;
   alignas(kFalseSharingRange) std::atomic<std::int32_t> idle_workers_{0};
 

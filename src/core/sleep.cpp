@@ -41,6 +41,11 @@ void Sleep::wake_one() noexcept {
   wake(1);
 }
 
+void Sleep::announce() noexcept {
+  word_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) platform::futex_wake(word_, 1);
+}
+
 void Sleep::wake(int n) noexcept {
   word_.fetch_add(1, std::memory_order_seq_cst);
   platform::futex_wake(word_, n);

@@ -93,6 +93,10 @@ class Sleep {
   std::int32_t sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
   // Wakes one sleeper, if any; no system call when nobody sleeps.
   void wake_one() noexcept;
+  // Moves the word on, then wakes one sleeper if any: for work that must not be missed yet
+  // comes often (a user-level thread made ready), so no system call when nobody sleeps. A
+  // sleeper that read its ticket before the move returns from its futex wait at once.
+  void announce() noexcept;
   // Moves the word on and wakes `n` sleepers, counted or not: for work that must not be
   // missed (a root job), after it was made visible.
   void wake(int n) noexcept;

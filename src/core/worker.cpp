@@ -21,6 +21,7 @@
 
 #include "core/config_fields.hpp"
 #include "core/pool.hpp"
+#include "core/threads/thread_runner.hpp"
 
 namespace weft::detail {
 
@@ -28,15 +29,23 @@ WorkerCore g_serial_worker{TaskStack::SerialTag{}};
 
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
-void run_stolen(Slot* s) noexcept {
+#if WEFT_DETAIL_TSAN || WEFT_DETAIL_ASAN
+[[gnu::noipa]] WorkerCore* current_worker_uncached() noexcept { return tls_worker; }
+#endif
+
+void run_stolen(Slot* s, WorkerCore* owner) noexcept {
   const Outcome outcome = s->exec(s);
   // release: the result constructed in the slot happens-before the owner's acquire load.
-  s->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_release);
+  // acquire: a parked owner's writes before it parked happen-before our wake-up of it.
+  const std::uint32_t before =
+      s->state.exchange(static_cast<std::uint32_t>(outcome), std::memory_order_acq_rel);
+  if (before == kOwnerParked) wake_slot_owner(owner);
 }
 
 Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept {
   w->stolen_joins.bump();
-  return static_cast<Worker*>(w)->wait_for_stolen(s);
+  if (w->thread != nullptr) return park_on_stolen(w, s);  // a thread parks, never helps
+  return w->runner->wait_for_stolen(s);
 }
 
 Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
@@ -49,6 +58,7 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
                                                  config.help_stack_fraction)),
       loops_(*this, pool) {
   id = worker_id;
+  runner = this;
   request_.thief_id = worker_id;
   this->pool = &pool;
   stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism);
@@ -75,10 +85,18 @@ void Worker::start(int cpu) {
 void Worker::main_loop() noexcept {
   tls_worker = this;
   stack_base_ = platform::stack_pointer();
+  home.adopt_thread();
   IdleBackoff backoff(pool_.size());
   while (!pool_.shutting_down()) {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.
     if (stack.request_flagged()) serve_requests();
+    if (UThread* t = pool_.threads().take()) {
+      set_idle(false);
+      pool_.stop_watching(watching_);
+      run_thread(t);
+      backoff.reset();
+      continue;
+    }
     if (RootJob* job = pool_.take_root()) {
       set_idle(false);
       pool_.stop_watching(watching_);  // not through a long root
@@ -90,7 +108,8 @@ void Worker::main_loop() noexcept {
       continue;
     }
     // Loops first: taking a chunk is one atomic, a steal a barrier.
-    if (loops_.help(watching_) || steal_random()) {  // each counts us busy as it takes work
+    // each counts us busy as it takes work
+    if (loops_.help(watching_) || steal_random() || steal_parked()) {
       backoff.reset();
       continue;
     }

@@ -12,6 +12,7 @@
 #include "core/steal_history.hpp"
 #include "core/steal_side.hpp"
 #include "platform/cpu.hpp"
+#include "platform/fiber_context.hpp"
 #include "platform/native_thread.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/worker_core.hpp"
@@ -37,8 +38,40 @@ class Worker final : public WorkerCore {
   // is charged to switch).
   void serve_requests() noexcept;
 
-  // A burst of tasks was pushed (weft::scope): wake a sleeper if a thief would get some.
-  void offer_work() noexcept;
+  // A burst of tasks was pushed on `stack` (weft::scope): wake a sleeper if a thief would
+  // get some.
+  void offer_work(const TaskStack& stack) noexcept;
+
+  Pool& home_pool() noexcept { return pool_; }
+
+  // ---- User-level threads (src/core/threads/thread_runner.cpp) ----
+  // Runs `t` (taken from the scheduler, marked running) from this worker's own stack until
+  // it parks, yields or ends, then whatever it handed on (a df child). Also called from a
+  // task waiting on a weft primitive (W3): threads run on their own stacks.
+  void run_thread(UThread* t) noexcept;
+  // What a thread that switched back to this worker's own stack asks it to do there, once
+  // it can no longer be running (W1).
+  struct AfterSwitch {
+    enum Kind : std::uint8_t { kPark, kParkOnSlot, kYield, kRunChild, kExit } kind = kPark;
+    std::atomic<bool>* unlock = nullptr;  // kPark: the wait list's lock word to release
+    Slot* slot = nullptr;                 // kParkOnSlot: the stolen task awaited
+    UThread* child = nullptr;             // kRunChild: runs next, here
+  };
+  AfterSwitch after_switch;
+  // This worker's own stack as a context, switched back to by the threads it runs.
+  platform::ExecutionContext home;
+  // The core whose task stack thieves should look at first: this worker's own, or that of
+  // the thread it runs (acquire: pairs with the release store at each switch).
+  WorkerCore* running_core() const noexcept {
+    return running_core_.load(std::memory_order_acquire);
+  }
+  // Steals from a blocked thread's task stack (its owner cannot run the tasks now).
+  bool steal_parked() noexcept;
+  // For a task waiting on a weft primitive on this worker's own stack (W3): steals from a
+  // blocked thread, else from a random victim, and makes the claim a new ready thread with a
+  // worker-sized stack, so that a stolen task that blocks parks there, never under the
+  // waiter.
+  bool steal_for_waiter() noexcept;
 
   // The counters and the profile since the last reset_counters() (frame management charged
   // at frame_cost_ns per pushed task). The caller holds the pool's stats lock, which guards
@@ -73,12 +106,19 @@ class Worker final : public WorkerCore {
  private:
   void main_loop() noexcept;
   bool steal_random() noexcept;
+  // From the core the victim runs now, then from its own if that was a thread's.
   bool steal_from(Worker& victim) noexcept;
+  // as_thread: the claim runs in a new user-level thread, not on our stack (a waiter's).
+  bool steal_from_core(WorkerCore& victim, bool as_thread = false) noexcept;
+  void run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept;
   // The request mechanism's steal: post, wait for the answer (serving our own requests
   // meanwhile), withdraw after the timeout.
-  Claim request_from(Worker& victim) noexcept;
-  void run_claim(Claim claim) noexcept;
-  void run_stolen_timed(Slot* s) noexcept;  // run_stolen, charged to kTask
+  Claim request_from(WorkerCore& victim) noexcept;
+  void run_claim(Claim claim, WorkerCore* owner) noexcept;
+  void run_stolen_timed(Slot* s, WorkerCore* owner) noexcept;  // run_stolen, charged to kTask
+  // The thread's counters since it last ran here, added to ours; and after_switch, done.
+  void fold_counters(UThread& t) noexcept;
+  UThread* finish_switch(UThread* t) noexcept;
   void idle(IdleBackoff& backoff) noexcept;
   // The counters as they stand, since the worker started.
   WorkerStats raw_counts() const noexcept;
@@ -106,10 +146,15 @@ class Worker final : public WorkerCore {
   bool watching_ = false;  // this worker is the pool's watchman (sleep.hpp)
   bool counted_idle_ = false;
   LoopWorker loops_;
+  std::atomic<WorkerCore*> running_core_{this};
   platform::NativeThread thread_;
 };
 
-// Runs a claimed slot's closure and publishes its outcome to the waiting owner.
-void run_stolen(Slot* s) noexcept;
+// Runs a claimed slot's closure and publishes its outcome to the waiting owner, the core
+// whose task stack the slot is in; wakes that core's thread if it parked on the slot.
+void run_stolen(Slot* s, WorkerCore* owner) noexcept;
+
+// A slot's state while its owner, a user-level thread, is parked on it (never an Outcome).
+inline constexpr std::uint32_t kOwnerParked = 3;
 
 }  // namespace weft::detail

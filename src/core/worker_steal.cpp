@@ -24,7 +24,8 @@ namespace {
 // ("the threads can be restolen"). Running it runs the original task in the victim's slot.
 struct ProxyTask {
   Slot* target;
-  void operator()() const noexcept { run_stolen(target); }
+  WorkerCore* owner;  // the core whose stack `target` is in
+  void operator()() const noexcept { run_stolen(target, owner); }
 };
 static_assert(kFitsInSlot<ProxyTask>);
 
@@ -38,12 +39,12 @@ constexpr unsigned kSpinsBeforeYield = 256;
 void serve_steal_requests(WorkerCore* w) noexcept {
   // Only a pool worker's stack can carry a request flag (thieves post to pool workers only;
   // the serial worker and the calibration stack never see one), so w is a Worker.
-  static_cast<Worker*>(w)->serve_requests();
+  w->runner->serve_requests();
 }
 
 void offer_work(WorkerCore* w) noexcept {
   if (w == &g_serial_worker) return;
-  static_cast<Worker*>(w)->offer_work();
+  w->runner->offer_work(w->stack);
 }
 
 bool settle_pop(WorkerCore* w, Slot* s) noexcept {
@@ -51,7 +52,7 @@ bool settle_pop(WorkerCore* w, Slot* s) noexcept {
     return StealSide(w->stack).pop_contended(s);  // also the serial worker
   // The pop's check failed: a request flag, or the slot was handed out. Answer a pending
   // request first (T is already below s, so s is not handed out now), then decide from H.
-  if (w->stack.request_flagged_at_join()) static_cast<Worker*>(w)->serve_requests();
+  if (w->stack.request_flagged_at_join()) w->runner->serve_requests();
   return StealSide(w->stack).pop_owned(s);
 }
 
@@ -68,7 +69,7 @@ void Worker::serve_requests() noexcept {
   clock_.enter(prev);
 }
 
-void Worker::offer_work() noexcept {
+void Worker::offer_work(const TaskStack& stack) noexcept {
   if (!pool_.has_sleepers()) return;  // the common case: one relaxed load
   // Two or more: with one task left the owner is about to run it itself. Ask the policy, so
   // that a sleeper is not woken to fail its steal (fixed:D with fewer than D waiting).
@@ -85,11 +86,37 @@ bool Worker::steal_random() noexcept {
 }
 
 bool Worker::steal_from(Worker& victim) noexcept {
+  WorkerCore* const running = victim.running_core();
+  if (steal_from_core(*running)) return true;
+  // The victim runs a thread: its own stack may hold tasks too (a task waiting on a weft
+  // primitive runs threads meanwhile).
+  return running != &victim && steal_from_core(victim);
+}
+
+bool Worker::steal_parked() noexcept {
+  WorkerCore* const core = pool_.threads().stealable_core();
+  return core != nullptr && steal_from_core(*core);
+}
+
+bool Worker::steal_for_waiter() noexcept {
+  if (WorkerCore* core = pool_.threads().stealable_core();
+      core != nullptr && steal_from_core(*core, /*as_thread=*/true)) {
+    return true;
+  }
+  const unsigned p = pool_.size();
+  if (p < 2) return false;
+  unsigned victim = rng_.below(p - 1);
+  if (victim >= static_cast<unsigned>(id)) ++victim;
+  return steal_from_core(*pool_.worker(victim).running_core(), /*as_thread=*/true);
+}
+
+bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   const Activity prev = clock_.enter(Activity::kSteal);
   // Each attempt is counted once, by its outcome (steals or failed_steals; the attempts are
   // their sum), so no reading can see an attempt without its outcome or the other way round.
   const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
-  const Claim claim = stack.request_mode()
+  // A thread's stack is always concurrent (uthread.hpp), whatever the pool's mechanism.
+  const Claim claim = victim.stack.request_mode()
                           ? request_from(victim)
                           : StealSide(victim.stack)
                                 .steal(pool_.policy(), id, nullptr, history_.task_work_per_cost());
@@ -111,14 +138,18 @@ bool Worker::steal_from(Worker& victim) noexcept {
   set_idle(false);
   // The stolen tasks are not inside any chunk this worker may be running (isolation).
   const LoopWorker::Context context = loops_.clear_context();
-  run_claim(claim);
+  if (as_thread) {
+    run_claim_as_thread(claim, &victim);
+  } else {
+    run_claim(claim, &victim);
+  }
   loops_.restore_context(context);
   if (track_history_) history_.record(monotonic_ns() - claimed, claim.count, claimed - started);
   clock_.enter(prev);
   return true;
 }
 
-Claim Worker::request_from(Worker& victim) noexcept {
+Claim Worker::request_from(WorkerCore& victim) noexcept {
   const double history = history_.task_work_per_cost();
   // A cheap look first, as the concurrent thief does. A victim whose head_ carries a flag
   // left by a withdrawn request shows n = 0 here although it may have tasks; it has not
@@ -152,13 +183,13 @@ Claim Worker::request_from(Worker& victim) noexcept {
   return state == StealRequest::kGranted ? request_.claim : Claim{};
 }
 
-void Worker::run_stolen_timed(Slot* s) noexcept {
+void Worker::run_stolen_timed(Slot* s, WorkerCore* owner) noexcept {
   clock_.enter(Activity::kTask);
-  run_stolen(s);
+  run_stolen(s, owner);
   clock_.enter(Activity::kSwitch);
 }
 
-void Worker::run_claim(Claim claim) noexcept {
+void Worker::run_claim(Claim claim, WorkerCore* owner) noexcept {
   Slot* const first = claim.first;
   const Index k = claim.count;
   // Re-push all but the newest claimed task, oldest first, so the oldest (in a recursive
@@ -169,17 +200,18 @@ void Worker::run_claim(Claim claim) noexcept {
     Slot* s = stack.top();
     if (stack.full(s)) break;  // our stack is full: run the rest directly below
     if (i == 0) base = stack.index_of(s);
-    ::new (static_cast<void*>(s->storage)) ProxyTask{first + i};
+    ::new (static_cast<void*>(s->storage)) ProxyTask{first + i, owner};
     s->exec = &exec_closure<ProxyTask, void>;
     stack.publish(s);
     ++pushed;
   }
   // Newest first, as the victim would have run them.
-  for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i);
+  for (Index i = k - 1; i >= pushed; --i) run_stolen_timed(first + i, owner);
   for (Index i = pushed - 1; i >= 0; --i) {
     Slot* proxy = stack.slot_at(base + i);
     if (stack.pop(proxy) || detail::settle_pop(this, proxy)) {
-      run_stolen_timed(proxy->as<ProxyTask>()->target);  // read before the slot is reused
+      const ProxyTask task = *proxy->as<ProxyTask>();  // read before the slot is reused
+      run_stolen_timed(task.target, task.owner);
     } else {
       // Another thief took the proxy: its outcome is always a value (proxies never throw).
       (void)wait_for_stolen(proxy);

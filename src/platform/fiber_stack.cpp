@@ -60,7 +60,14 @@ FiberStack map_fiber_stack(std::size_t usable_bytes) {
 }
 
 void unmap_fiber_stack(const FiberStack& stack) noexcept {
-  if (stack.mapping != nullptr) ::munmap(stack.mapping, stack.mapping_bytes);
+  if (stack.mapping == nullptr) return;
+#if WEFT_DETAIL_ASAN
+  // A thread that ended here left its frames' redzones in ASan's shadow, and a later mapping
+  // at this address (a new stack, often) would inherit them: ASan then takes its own frames
+  // for overflows, and its report of them fails a CHECK.
+  __asan_unpoison_memory_region(stack.bottom(), stack.usable_bytes());
+#endif
+  ::munmap(stack.mapping, stack.mapping_bytes);
 }
 
 FiberStackPool::FiberStackPool(std::size_t usable_bytes, std::size_t max_pooled)

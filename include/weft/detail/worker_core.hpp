@@ -11,6 +11,9 @@
 
 namespace weft::detail {
 
+class Worker;    // src/core/worker.hpp
+struct UThread;  // src/core/threads/uthread.hpp
+
 // A counter written by one thread and read by any: no atomic read-modify-write, since
 // there is one writer; readers' relaxed loads see the old value or the new one. Nobody else
 // ever writes it, not even to reset it: a store of zero from another thread would race with
@@ -42,6 +45,9 @@ class Counter {
   std::atomic<std::uint64_t> value_{0};
 };
 
+// A core is what tls_worker points to: a worker's own (while it runs tasks on its own
+// stack) or a user-level thread's (while a worker runs that thread), so a thread carries its
+// task stack from worker to worker and spawn and join need no test for which it is.
 struct alignas(kFalseSharingRange) WorkerCore {
   WorkerCore() = default;
   explicit WorkerCore(TaskStack::SerialTag tag) noexcept : stack(tag) {}
@@ -59,6 +65,12 @@ struct alignas(kFalseSharingRange) WorkerCore {
   // its body (counted in inline_loops). nullptr elsewhere: loops go through run_loop.
   const std::atomic<std::int32_t>* loop_idle = nullptr;
   Counter inline_loops;
+  // The worker running this core's code now: the worker itself for its own core; for a
+  // user-level thread's core, whichever worker runs the thread (set at each switch to it).
+  // Out-of-line paths reach the worker through it.
+  Worker* runner = nullptr;
+  // The user-level thread this core belongs to; nullptr for a worker's own core.
+  UThread* thread = nullptr;
 };
 
 // Stands in for a worker on threads outside any runtime: its task stack has no slots, so
@@ -79,8 +91,20 @@ extern WorkerCore g_serial_worker;
 #endif
 extern __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL)));
 
+// Every read of tls_worker in inline code goes through current_worker(). A user-level thread
+// may resume on another OS thread after any call that can block, so no read may reuse a TLS
+// address from before such a call. An optimised build reads the variable with one
+// %fs-relative load per use, which always reaches the running OS thread's copy (checked by
+// thread_test's WorkerIdIsRightAfterResumingOnAnotherWorker); sanitizer builds compute the
+// variable's address once and keep it in a register across calls (llvm #98479 is the same
+// for coroutines), so there the read is a call the compiler cannot see into.
+#if WEFT_DETAIL_TSAN || WEFT_DETAIL_ASAN
+WorkerCore* current_worker_uncached() noexcept;
+inline WorkerCore* current_worker() noexcept { return current_worker_uncached(); }
+#else
 inline WorkerCore* current_worker() noexcept { return tls_worker; }
-inline bool on_worker() noexcept { return tls_worker != &g_serial_worker; }
+#endif
+inline bool on_worker() noexcept { return current_worker() != &g_serial_worker; }
 
 inline void note_overflow_spawn(WorkerCore* w) noexcept {
   if (w != &g_serial_worker) {

@@ -9,11 +9,13 @@ namespace weft::detail {
 void run_loop(std::uint64_t n, const LoopBody& body, const LoopOptions& options) {
   WorkerCore* const w = current_worker();
   // The pool pointer also tells a pool's worker from frame_cost's calibration stand-in.
-  if (!on_worker() || w->pool == nullptr) {
+  // In a user-level thread too, for now: a chunk that parked the thread would leave its PCB
+  // on the worker's frame stack under other threads' loops.
+  if (!on_worker() || w->pool == nullptr || w->thread != nullptr) {
     run_serially(body, 0, n, options, options.schedule.value_or(Schedule::automatic()), 1);
     return;
   }
-  static_cast<Worker*>(w)->loops().run(n, body, options);
+  w->runner->loops().run(n, body, options);
 }
 
 }  // namespace weft::detail

@@ -1,0 +1,95 @@
+// What weft/thread.hpp's inline code needs of the user-level thread machinery: a thread's
+// type-erased body, the wait list every blocking primitive parks its waiters on, and the
+// out-of-line entry points (src/core/threads/).
+//
+// The wait-list protocol. A WaitList is a FIFO of WaitNodes under a spin lock. A waiter
+// locks the list, decides to wait, links its node (which lives on its own stack) and calls
+// block(), which returns once a waker has signalled the node:
+//   W1  The waiter's list lock is released only after the waiter can be resumed: a
+//       user-level thread releases it from its worker's own stack after switching away
+//       (src/core/threads/thread_runner.cpp), so a waker that finds the node cannot make
+//       the thread ready while it still runs.
+//   W2  A waker unlinks the node under the list lock, fills in what the waiter is handed
+//       (`handed`), and then signals it with wake(): the last access to the node, since the
+//       waiter may return and pop its frame as soon as it is signalled.
+//   W3  A node's waiter is either a user-level thread (parked: wake() makes it ready) or a
+//       task running on a worker's own stack, which cannot be parked: it waits by running
+//       ready user-level threads, each on its own stack, until `signaled` is set (release
+//       by the waker, acquire by the waiter). It never runs a task on its own stack
+//       meanwhile (a task may block on something the waiter holds: rayon #592); a task it
+//       steals becomes a new thread with a stack of its own.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace weft::detail {
+
+struct UThread;  // a user-level thread's control block (src/core/threads/uthread.hpp)
+
+class ThreadBody {
+ public:
+  virtual ~ThreadBody() = default;
+  virtual void run() = 0;
+};
+
+template <class F>
+class ThreadBodyOf final : public ThreadBody {
+ public:
+  explicit ThreadBodyOf(F f) : f_(std::move(f)) {}
+  void run() override { std::invoke(std::move(f_)); }
+
+ private:
+  F f_;
+};
+
+struct WaitNode {
+  UThread* thread = nullptr;  // the waiting user-level thread; nullptr: a task (W3)
+  std::atomic<bool> signaled{false};
+  WaitNode* next = nullptr;
+  std::uintptr_t handed = 0;       // what the waker handed over (a semaphore's units, a lock)
+  const void* waits_on = nullptr;  // the primitive, for reports
+};
+
+class WaitList {
+ public:
+  void lock() noexcept;
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+  // Under the lock.
+  bool empty() const noexcept { return head_ == nullptr; }
+  void push_back(WaitNode& node) noexcept;
+  WaitNode* pop_front() noexcept;
+  // Under the lock, with `node` linked: releases the lock once the caller can be resumed
+  // (W1) and returns when the node was signalled.
+  void block(WaitNode& node) noexcept;
+
+ private:
+  std::atomic<bool> locked_{false};  // acquire on lock, release on unlock
+  WaitNode* head_ = nullptr;         // guarded by locked_
+  WaitNode* tail_ = nullptr;
+};
+
+// Signals a node unlinked under its list's lock (W2).
+void wake(WaitNode* node) noexcept;
+
+// The caller's identity for ownership checks (a user-level thread, or the worker whose own
+// stack the calling task runs on); aborts with a message naming `what` when the caller is
+// not under a runtime.
+const void* sync_caller(const char* what) noexcept;
+[[noreturn]] void thread_misuse(const char* message) noexcept;
+
+UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes);
+// Waits for the thread to end, then rethrows what its body threw.
+void join_thread(UThread* t);
+void detach_thread(UThread* t) noexcept;
+std::uint64_t thread_number(const UThread* t) noexcept;
+// The calling user-level thread's number; 0 for a task, or outside a runtime.
+std::uint64_t current_thread_number() noexcept;
+void yield_thread() noexcept;
+
+}  // namespace weft::detail

@@ -1,0 +1,143 @@
+// The contended halves of weft::mutex, condition_variable and counting_semaphore, all on
+// WaitList (W1-W3 in weft/detail/thread_core.hpp).
+//
+// mutex. M1: its waiter list is non-empty only while the word says kContended, and both
+// change only under the list's lock, except for the uncontended CASes free <-> held. A
+// contended unlock hands the mutex to the oldest waiter without ever freeing it (the word
+// stays held), so a waiter is never overtaken once queued and wakes up owning the mutex.
+// condition_variable. A waiter queues itself under the cv's list lock before it unlocks the
+// mutex, so a notify made after that unlock (with or without the mutex) finds it.
+// counting_semaphore. M2: a waiter is queued only while the count is 0, checked under the
+// list's lock; release hands units to queued waiters first (under the lock) and adds the
+// rest to the count.
+#include <cstdio>
+#include <cstdlib>
+
+#include "weft/thread.hpp"
+
+namespace weft {
+
+void mutex::lock_contended(const void* me) {
+  (void)me;
+  waiters_.lock();
+  std::uint32_t s = state_.load(std::memory_order_relaxed);
+  for (;;) {
+    if (s == kFree) {
+      // acquire: the last holder's writes happen-before ours.
+      if (state_.compare_exchange_weak(s, kLocked, std::memory_order_acquire,
+                                       std::memory_order_relaxed)) {
+        waiters_.unlock();
+        return;
+      }
+    } else if (s == kLocked) {
+      // relaxed: the list lock orders the queueing; the holder's unlock CAS then fails.
+      if (state_.compare_exchange_weak(s, kContended, std::memory_order_relaxed)) break;
+    } else {
+      break;  // kContended
+    }
+  }
+  detail::WaitNode node;
+  node.waits_on = this;
+  waiters_.push_back(node);
+  waiters_.block(node);
+  // Handed over (M1): the mutex is ours; the unlocker's writes happen-before the wake.
+}
+
+void mutex::unlock_misuse() const noexcept {
+  detail::thread_misuse(owner_.load(std::memory_order_relaxed) == nullptr
+                            ? "unlock of a weft::mutex that is not locked"
+                            : "unlock of a weft::mutex by a thread or task that does not hold it");
+}
+
+void mutex::unlock_contended() noexcept {
+  waiters_.lock();
+  detail::WaitNode* const next = waiters_.pop_front();
+  if (next == nullptr) {
+    state_.store(kFree, std::memory_order_release);  // M1 allows no other case, but be safe
+  } else if (waiters_.empty()) {
+    state_.store(kLocked, std::memory_order_relaxed);  // held by `next`, nobody queued
+  }
+  waiters_.unlock();  // `next` records itself as the owner when it returns to lock()
+  if (next != nullptr) detail::wake(next);
+}
+
+void condition_variable::notify_one() noexcept {
+  waiters_.lock();
+  detail::WaitNode* const node = waiters_.pop_front();
+  waiters_.unlock();
+  if (node != nullptr) detail::wake(node);
+}
+
+void condition_variable::notify_all() noexcept {
+  waiters_.lock();
+  detail::WaitNode* node = nullptr;
+  detail::WaitNode* all = nullptr;
+  while ((node = waiters_.pop_front()) != nullptr) {
+    node->next = all;
+    all = node;
+  }
+  waiters_.unlock();
+  // Each node's `next` is read before it is woken (W2).
+  while (all != nullptr) {
+    detail::WaitNode* const n = all;
+    all = all->next;
+    detail::wake(n);
+  }
+}
+
+void condition_variable::wait(std::unique_lock<mutex>& lock) {
+  if (!lock.owns_lock()) detail::thread_misuse("condition_variable::wait without the lock held");
+  detail::WaitNode node;
+  node.waits_on = this;
+  waiters_.lock();
+  waiters_.push_back(node);
+  lock.mutex()->unlock();  // takes the mutex's list lock inside the cv's: always that order
+  waiters_.block(node);
+  lock.mutex()->lock();
+}
+
+namespace detail {
+
+void SemaphoreCore::release(std::ptrdiff_t n) {
+  (void)sync_caller("weft::counting_semaphore::release");
+  if (n < 0) thread_misuse("counting_semaphore::release with a negative count");
+  WaitNode* woken = nullptr;
+  waiters_.lock();
+  while (n > 0) {
+    WaitNode* const node = waiters_.pop_front();
+    if (node == nullptr) break;
+    node->handed = 1;  // M2: one unit, straight to the waiter
+    node->next = woken;
+    woken = node;
+    --n;
+  }
+  // release: our writes happen-before an acquirer's acquire CAS.
+  if (n > 0) count_.fetch_add(n, std::memory_order_release);
+  waiters_.unlock();
+  while (woken != nullptr) {
+    WaitNode* const node = woken;
+    woken = woken->next;
+    wake(node);
+  }
+}
+
+void SemaphoreCore::acquire() {
+  if (try_acquire()) return;
+  waiters_.lock();
+  std::ptrdiff_t c = count_.load(std::memory_order_relaxed);
+  while (c > 0) {
+    if (count_.compare_exchange_weak(c, c - 1, std::memory_order_acquire,
+                                     std::memory_order_relaxed)) {
+      waiters_.unlock();
+      return;
+    }
+  }
+  WaitNode node;  // M2: the count is 0 and only grows under the lock we hold
+  node.waits_on = this;
+  waiters_.push_back(node);
+  waiters_.block(node);
+}
+
+}  // namespace detail
+
+}  // namespace weft

@@ -1,0 +1,185 @@
+// A worker running user-level threads. The worker's own stack is the hub: it switches to a
+// thread, and the thread switches back to it whenever it parks, yields, creates a df child
+// or ends, leaving in Worker::after_switch what must happen once it is no longer running
+// (W1 in weft/detail/thread_core.hpp): the wait list's lock released, the thread made ready
+// again, its stack given back. A thread is resumed by whichever worker takes it next.
+//
+// Invariants:
+//   R1  While a worker runs thread t, tls_worker == &t->core, t->core.runner == the worker,
+//       and the worker's running_core == &t->core; on its own stack, both are the worker
+//       itself. Code on a fiber reads them afresh after every switch (fresh_current_core).
+//   R2  A parked thread's scheduler state becomes kBlocked before its wait list is
+//       unlocked, so a waker's make_ready always comes after it (the scheduler's lock orders
+//       the two).
+//   R3  A thread waiting on a stolen slot parks with a CAS kPending -> kOwnerParked made on
+//       its worker's stack after the switch; the thief's exchange of the outcome either
+//       comes first (the CAS fails and the worker makes the thread ready) or finds
+//       kOwnerParked and makes it ready itself. Exactly one of them does (acq_rel on both).
+#include "core/threads/thread_runner.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <typeinfo>
+
+#include "core/pool.hpp"
+#include "core/threads/spin_lock.hpp"
+#include "core/threads/uthread.hpp"
+
+namespace weft::detail {
+
+[[gnu::noipa]] WorkerCore* fresh_current_core() noexcept { return tls_worker; }
+
+void thread_misuse(const char* message) noexcept {
+  std::fprintf(stderr, "weft: %s\n", message);
+  std::fflush(stderr);
+  std::abort();
+}
+
+namespace {
+
+[[noreturn]] void exception_left_detached(const UThread& t) noexcept {
+  const char* what = "an exception that is not a std::exception";
+  try {
+    std::rethrow_exception(t.error);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft: an exception left detached thread %llu: %s\n",
+                 static_cast<unsigned long long>(t.number), e.what());
+    std::fflush(stderr);
+    std::abort();
+  } catch (...) {
+  }
+  std::fprintf(stderr, "weft: %s left detached thread %llu\n", what,
+               static_cast<unsigned long long>(t.number));
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace
+
+void thread_main(platform::ExecutionContext& /*self*/, void* data) {
+  UThread* const t = static_cast<UThread*>(data);
+  try {
+    t->body->run();
+  } catch (...) {
+    t->error = std::current_exception();
+  }
+  t->body.reset();  // the closure's destructors run here, on the thread
+  t->join_list.lock();
+  t->finished = true;
+  WaitNode* const joiner = t->join_list.pop_front();
+  const bool detached = t->detached;
+  t->join_list.unlock();
+  if (detached && t->error) exception_left_detached(*t);
+  if (joiner != nullptr) wake(joiner);
+  // R1: the worker running us now, which need not be the one that started us.
+  Worker* const w = fresh_current_core()->runner;
+  w->after_switch = Worker::AfterSwitch{.kind = Worker::AfterSwitch::kExit};
+  t->context.exit_to(w->home, nullptr);
+}
+
+void switch_to_worker(Worker::AfterSwitch after) noexcept {
+  WorkerCore* const core = fresh_current_core();
+  Worker* const w = core->runner;
+  w->after_switch = after;
+  (void)core->thread->context.switch_to(w->home, nullptr);
+}
+
+void Worker::run_thread(UThread* t) noexcept {
+  WorkerCore* const own = tls_worker;  // this worker's core (R1)
+  const Activity prev = clock_.enter(Activity::kTask);
+  while (t != nullptr) {
+    t->core.runner = this;
+    t->core.id = id;
+    tls_worker = &t->core;
+    // release: a thief that reads the pointer sees the core's stack as the thread left it.
+    running_core_.store(&t->core, std::memory_order_release);
+    (void)home.switch_to(t->context, t);
+    tls_worker = own;
+    running_core_.store(own, std::memory_order_release);
+    fold_counters(*t);
+    t = finish_switch(t);
+  }
+  clock_.enter(prev);
+}
+
+void Worker::fold_counters(UThread& t) noexcept {
+  const auto fold = [](Counter& to, const Counter& from, std::uint64_t& folded) {
+    const std::uint64_t now = from.get();
+    to.add(now - folded);
+    folded = now;
+  };
+  fold(spawns, t.core.spawns, t.folded_spawns);
+  fold(overflow_spawns, t.core.overflow_spawns, t.folded_overflow_spawns);
+  fold(stolen_joins, t.core.stolen_joins, t.folded_stolen_joins);
+  fold(inline_loops, t.core.inline_loops, t.folded_inline_loops);
+}
+
+UThread* Worker::finish_switch(UThread* t) noexcept {
+  ThreadScheduler& sched = pool_.threads();
+  const AfterSwitch a = after_switch;
+  switch (a.kind) {
+    case AfterSwitch::kPark:
+      sched.mark_blocked(t, t->core.stack.available() > 0);  // R2: before the unlock
+      unlock_spinning(*a.unlock);
+      return nullptr;
+    case AfterSwitch::kParkOnSlot: {
+      sched.mark_blocked(t, t->core.stack.available() > 0);
+      std::uint32_t expected = static_cast<std::uint32_t>(Outcome::kPending);
+      // acq_rel (R3): publishes the parked state to the thief; failing, sees its outcome.
+      if (!a.slot->state.compare_exchange_strong(expected, kOwnerParked, std::memory_order_acq_rel,
+                                                 std::memory_order_acquire)) {
+        sched.make_ready(t);  // the thief finished first
+      }
+      return nullptr;
+    }
+    case AfterSwitch::kYield: sched.make_ready(t); return nullptr;
+    case AfterSwitch::kRunChild:
+      sched.make_ready(t);  // the creator waits beside its child, ready
+      return a.child;
+    case AfterSwitch::kExit:
+      sched.remove(t);
+      pool_.thread_store().release_stack(*t);
+      pool_.thread_store().unref(*t);
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void Worker::run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept {
+  auto body = [claim, owner] {
+    // Newest first, as the victim would have run them.
+    for (Index i = claim.count - 1; i >= 0; --i) run_stolen(claim.first + i, owner);
+  };
+  try {
+    UThread* const t = pool_.thread_store().make(
+        std::make_unique<ThreadBodyOf<decltype(body)>>(body), stack_bytes_);
+    t->detached = true;
+    pool_.threads().add_new(t, nullptr);
+    pool_.thread_store().unref(*t);  // nobody joins it: its owner joins the slots
+  } catch (...) {
+    // No memory for a stack: run the claim here after all (the waiter's risk, not a lost
+    // task).
+    body();
+  }
+}
+
+Outcome park_on_stolen(WorkerCore* w, Slot* s) noexcept {
+  // A thief usually finishes a small task soon: a short spin saves two switches.
+  for (int i = 0; i < 256; ++i) {
+    const std::uint32_t state = s->state.load(std::memory_order_acquire);
+    if (state != static_cast<std::uint32_t>(Outcome::kPending)) return static_cast<Outcome>(state);
+    platform::cpu_relax();
+  }
+  (void)w;
+  switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kParkOnSlot, .slot = s});
+  // acquire: pairs with the thief's release of the outcome (R3).
+  return static_cast<Outcome>(s->state.load(std::memory_order_acquire));
+}
+
+void wake_slot_owner(WorkerCore* owner) noexcept {
+  UThread* const t = owner->thread;
+  t->pool->threads().make_ready(t);
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,88 @@
+// ThreadStore: the blocks of user-level threads, made once and recycled (U1), and their
+// stacks, pooled when they have the default size.
+#include "core/threads/uthread.hpp"
+
+#include <algorithm>
+
+#include "core/pool.hpp"
+#include "weft/detail/slot.hpp"
+
+namespace weft::detail {
+
+namespace {
+// A thread's task stack: one slot per 64 bytes of the default thread stack, as a worker's
+// (Config::resolved_task_slots), so a recursion can spawn at every level its stack allows.
+Index thread_task_slots(std::size_t stack_bytes) noexcept {
+  return static_cast<Index>(std::max<std::size_t>(stack_bytes / kSlotBytes, 16));
+}
+}  // namespace
+
+ThreadStore::ThreadStore(Pool& pool, std::size_t default_stack_bytes)
+    : pool_(pool), default_stacks_(default_stack_bytes, /*max_pooled=*/1024) {}
+
+ThreadStore::~ThreadStore() = default;
+
+UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes) {
+  const bool pooled_size = stack_bytes == 0 || stack_bytes == default_stacks_.usable_bytes();
+  platform::FiberStack stack =
+      pooled_size ? default_stacks_.acquire() : platform::map_fiber_stack(stack_bytes);
+  UThread* t = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+      t = free_.back();
+      free_.pop_back();
+    }
+  }
+  if (t == nullptr) {
+    auto made = std::make_unique<UThread>();
+    made->core.stack.init(thread_task_slots(default_stacks_.usable_bytes()),
+                          StealMechanism::kConcurrent);
+    made->core.pool = &pool_;
+    made->core.thread = made.get();
+    made->pool = &pool_;
+    t = made.get();
+    std::lock_guard lock(mutex_);
+    all_.push_back(std::move(made));
+  }
+  t->stack = stack;
+  t->pooled_stack = pooled_size;
+  t->context.prepare(stack.bottom(), stack.usable_bytes(), &thread_main);
+  t->body = std::move(body);
+  t->error = nullptr;
+  t->number = made_.fetch_add(1, std::memory_order_relaxed) + 1;
+  t->refs.store(2, std::memory_order_relaxed);  // published by the scheduler's lock
+  t->finished = false;
+  t->detached = false;
+  t->folded_spawns = t->core.spawns.get();
+  t->folded_overflow_spawns = t->core.overflow_spawns.get();
+  t->folded_stolen_joins = t->core.stolen_joins.get();
+  t->folded_inline_loops = t->core.inline_loops.get();
+  const std::size_t live = live_.fetch_add(1, std::memory_order_relaxed) + 1;
+  std::size_t high = max_live_.load(std::memory_order_relaxed);
+  while (live > high && !max_live_.compare_exchange_weak(high, live, std::memory_order_relaxed)) {
+  }
+  stack_bytes_live_.fetch_add(stack.usable_bytes(), std::memory_order_relaxed);
+  return t;
+}
+
+void ThreadStore::release_stack(UThread& t) noexcept {
+  stack_bytes_live_.fetch_sub(t.stack.usable_bytes(), std::memory_order_relaxed);
+  if (t.pooled_stack) {
+    default_stacks_.release(t.stack);
+  } else {
+    platform::unmap_fiber_stack(t.stack);
+  }
+  t.stack = {};
+  // release: a Runtime destructor that sees no live thread sees everything it did.
+  live_.fetch_sub(1, std::memory_order_release);
+}
+
+void ThreadStore::unref(UThread& t) noexcept {
+  // acq_rel: the other owner's accesses happen-before the block's reuse.
+  if (t.refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  std::lock_guard lock(mutex_);
+  free_.push_back(&t);
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,120 @@
+// A user-level thread's control block, and the store that makes and recycles them.
+//
+// Life of a UThread:
+//   made      ThreadStore::make: a pooled block (or a new one), a stack from the stack pool,
+//             the fiber prepared to run thread_main; two references (the weft::thread handle
+//             and the running fiber).
+//   ready / running / blocked, as the scheduler moves it (thread_scheduler.hpp).
+//   done      its body returned or threw; the joiner, if one waits, is woken. The fiber then
+//             switches to its worker's own stack for good, and that worker gives the stack
+//             back to the pool and drops the fiber's reference (thread_runner.cpp).
+//   recycled  when both references are gone: back in the store's free list.
+//
+// Blocks are never freed while the Pool lives (U1): a thief that read a thread's task stack
+// from a worker's running_core or from the stealable list may claim from it after the
+// thread ended and its block was reused; the stack is still a valid task stack and the claim
+// protocol decides, as for any stack. The task stack always uses the concurrent mechanism:
+// a parked thread cannot answer a steal request, and its unstarted tasks must stay
+// stealable.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "platform/fiber_context.hpp"
+#include "platform/fiber_stack.hpp"
+#include "weft/detail/thread_core.hpp"
+#include "weft/detail/worker_core.hpp"
+
+namespace weft::detail {
+
+class Pool;
+
+struct UThread {
+  enum class State : std::uint8_t { kReady, kRunning, kBlocked, kDone };
+
+  platform::ExecutionContext context;
+  platform::FiberStack stack;
+  bool pooled_stack = false;  // from the store's pool (the default size), else mapped alone
+  // Its task stack and counters: what tls_worker points to while it runs.
+  WorkerCore core;
+  Pool* pool = nullptr;
+  std::unique_ptr<ThreadBody> body;
+  std::exception_ptr error;  // what the body threw; read by the joiner after kDone
+  std::uint64_t number = 0;  // 1, 2, ... in creation order (thread::id)
+  // The handle and the fiber; the block is recycled when both are gone (acq_rel decrement).
+  std::atomic<int> refs{0};
+
+  // Guards `finished`, `joiner` and `detached` (the join handshake).
+  WaitList join_list;
+  bool finished = false;
+  bool detached = false;
+
+  // Owned by the scheduler, under its lock.
+  State state = State::kReady;
+  UThread* prev = nullptr;
+  UThread* next = nullptr;
+  bool stealable_listed = false;
+  UThread* stealable_next = nullptr;
+
+  // The counters of `core` already added to the workers that ran it.
+  std::uint64_t folded_spawns = 0;
+  std::uint64_t folded_overflow_spawns = 0;
+  std::uint64_t folded_stolen_joins = 0;
+  std::uint64_t folded_inline_loops = 0;
+};
+
+// Makes, recycles and keeps every UThread of one Pool (U1).
+class ThreadStore {
+ public:
+  ThreadStore(Pool& pool, std::size_t default_stack_bytes);
+  ~ThreadStore();
+  ThreadStore(const ThreadStore&) = delete;
+  ThreadStore& operator=(const ThreadStore&) = delete;
+
+  // A thread ready to be first switched to; stack_bytes 0 takes the default. Throws what the
+  // stack mapping throws (std::system_error naming vm.max_map_count).
+  UThread* make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes);
+  // The fiber has ended for good: its stack goes back (called on a worker's own stack).
+  void release_stack(UThread& t) noexcept;
+  // Drops one reference; the last one recycles the block.
+  void unref(UThread& t) noexcept;
+
+  std::size_t default_stack_bytes() const noexcept { return default_stacks_.usable_bytes(); }
+  // Threads made and not yet ended, and their high-water mark (relaxed readings).
+  std::size_t live() const noexcept { return live_.load(std::memory_order_acquire); }
+  std::size_t max_live() const noexcept { return max_live_.load(std::memory_order_relaxed); }
+  std::uint64_t made() const noexcept { return made_.load(std::memory_order_relaxed); }
+  std::size_t stack_bytes_live() const noexcept {
+    return stack_bytes_live_.load(std::memory_order_relaxed);
+  }
+  std::size_t stack_bytes_pooled() const noexcept {
+    return default_stacks_.pooled() * default_stacks_.usable_bytes();
+  }
+
+ private:
+  Pool& pool_;
+  platform::FiberStackPool default_stacks_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<UThread>> all_;  // guarded by mutex_; never shrinks (U1)
+  std::vector<UThread*> free_;                 // guarded by mutex_
+  std::atomic<std::size_t> live_{0};
+  std::atomic<std::size_t> max_live_{0};
+  std::atomic<std::uint64_t> made_{0};
+  std::atomic<std::size_t> stack_bytes_live_{0};
+};
+
+// The first function a thread's fiber runs (thread_runner.cpp).
+void thread_main(platform::ExecutionContext& self, void* data);
+
+// The core of whatever runs on this OS thread now, read through a call the compiler cannot
+// see into: code that may have been switched to another OS thread must not reuse a TLS
+// address or value computed before the switch (llvm #98479; GCC also merges such reads).
+WorkerCore* fresh_current_core() noexcept;
+
+}  // namespace weft::detail

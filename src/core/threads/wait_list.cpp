@@ -1,0 +1,87 @@
+// The wait list every blocking primitive parks its waiters on (protocol W1-W3 in
+// weft/detail/thread_core.hpp), and the check that weft's primitives run under a runtime.
+#include <sched.h>
+
+#include "core/pool.hpp"
+#include "core/threads/spin_lock.hpp"
+#include "core/threads/thread_runner.hpp"
+#include "core/threads/uthread.hpp"
+#include "weft/detail/thread_core.hpp"
+
+namespace weft::detail {
+
+void WaitList::lock() noexcept { lock_spinning(locked_); }
+
+void WaitList::push_back(WaitNode& node) noexcept {
+  node.thread = fresh_current_core()->thread;  // who wake() must make ready (W3)
+  node.next = nullptr;
+  (tail_ != nullptr ? tail_->next : head_) = &node;
+  tail_ = &node;
+}
+
+WaitNode* WaitList::pop_front() noexcept {
+  WaitNode* const node = head_;
+  if (node == nullptr) return nullptr;
+  head_ = node->next;
+  if (head_ == nullptr) tail_ = nullptr;
+  node->next = nullptr;
+  return node;
+}
+
+void WaitList::block(WaitNode& node) noexcept {
+  WorkerCore* const core = fresh_current_core();
+  if (node.thread != nullptr) {
+    // W1: the worker releases the lock once we are off this stack.
+    switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kPark, .unlock = &locked_});
+    return;
+  }
+  // W3: a task on its worker's own stack cannot park. It runs ready threads meanwhile, each
+  // on its own stack, steals tasks into new threads, and answers steal requests, but never
+  // runs a task here.
+  unlock();
+  Worker* const w = core->runner;
+  unsigned spins = 0;
+  // acquire: pairs with wake()'s release; what the waker handed over is visible.
+  while (!node.signaled.load(std::memory_order_acquire)) {
+    if (UThread* t = w->home_pool().threads().take()) {
+      w->run_thread(t);
+      spins = 0;
+      continue;
+    }
+    if (spins >= 16 && w->steal_for_waiter()) {  // the claim is a thread now: run it next
+      spins = 0;
+      continue;
+    }
+    if (w->stack.request_flagged()) w->serve_requests();
+    if (++spins < 128) {
+      platform::cpu_relax();
+    } else {
+      sched_yield();
+    }
+  }
+}
+
+void wake(WaitNode* node) noexcept {
+  UThread* const t = node->thread;  // read before the waiter may return (W2)
+  if (t != nullptr) {
+    t->pool->threads().make_ready(t);
+  } else {
+    node->signaled.store(true, std::memory_order_release);
+  }
+}
+
+const void* sync_caller(const char* what) noexcept {
+  WorkerCore* const core = fresh_current_core();
+  if (core == &g_serial_worker || core->runner == nullptr) {
+    std::fprintf(stderr,
+                 "weft: %s called outside a weft runtime; weft's threads and blocking "
+                 "primitives work only inside Runtime::run (in its tasks and threads)\n",
+                 what);
+    std::fflush(stderr);
+    std::abort();
+  }
+  return core->thread != nullptr ? static_cast<const void*>(core->thread)
+                                 : static_cast<const void*>(core->runner);
+}
+
+}  // namespace weft::detail

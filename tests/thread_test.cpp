@@ -1,0 +1,400 @@
+// User-level threads and their blocking primitives, under every scheduler: create and join,
+// exceptions across join, detach, yield; a thousand threads blocked on one condition
+// variable; a token ring of ten thousand threads; producer/consumer; a thread blocked on a
+// condition its own unstarted task signals, with one worker; the mutex pattern that deadlocks
+// a helping join (rayon #592); tasks spawned inside threads; and the worker id read right
+// after a thread resumed on another worker.
+#include <gtest/gtest.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "weft/detail/sanitizers.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using weft::ThreadSched;
+
+// Sanitized builds need deeper stacks (ASan's redzones, TSan's frames).
+constexpr std::size_t kStackBytes =
+    (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? std::size_t{256} << 10 : std::size_t{16} << 10;
+
+weft::Config config(ThreadSched sched, unsigned workers) {
+  weft::Config c;
+  c.workers = workers;
+  c.thread_sched = sched;
+  c.thread_stack_bytes = kStackBytes;
+  return c;
+}
+
+class Threads : public ::testing::TestWithParam<ThreadSched> {};
+
+std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
+  return weft::thread_sched_name(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSchedulers, Threads,
+                         ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo,
+                                           ThreadSched::kDf),
+                         sched_name);
+
+TEST_P(Threads, RunAndJoinWithIdsAndArguments) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    int result = 0;
+    std::uint64_t inside = 0;
+    weft::thread t(
+        [&](int a, int b) {
+          result = a + b;
+          inside = weft::this_thread::get_id().number();
+        },
+        40, 2);
+    const weft::thread::id id = t.get_id();
+    EXPECT_TRUE(t.joinable());
+    t.join();
+    EXPECT_FALSE(t.joinable());
+    EXPECT_EQ(result, 42);
+    EXPECT_NE(id.number(), 0u);
+    EXPECT_EQ(inside, id.number());
+    EXPECT_EQ(weft::this_thread::get_id().number(), 0u);  // a task, not a thread
+  });
+}
+
+TEST_P(Threads, JoinRethrowsWhatTheThreadThrew) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::thread t([] { throw std::runtime_error("from the thread"); });
+    try {
+      t.join();
+      ADD_FAILURE() << "join did not rethrow";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "from the thread");
+    }
+  });
+}
+
+TEST_P(Threads, DetachedThreadsFinishBeforeTheRuntimeIsDestroyed) {
+  std::atomic<int> done{0};
+  {
+    weft::Runtime rt(config(GetParam(), 2));
+    rt.run([&] {
+      for (int i = 0; i < 50; ++i) {
+        weft::thread([&] {
+          for (int k = 0; k < 10; ++k) weft::this_thread::yield();
+          done.fetch_add(1);
+        }).detach();
+      }
+    });
+  }
+  EXPECT_EQ(done.load(), 50);
+}
+
+TEST_P(Threads, ThousandThreadsBlockedOnOneConditionAreAllReleased) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::mutex m;
+    weft::condition_variable cv;
+    bool go = false;
+    int waiting = 0;
+    int released = 0;
+    std::vector<weft::thread> threads;
+    for (int i = 0; i < 1000; ++i) {
+      threads.emplace_back([&] {
+        std::unique_lock lock(m);
+        ++waiting;
+        cv.wait(lock, [&] { return go; });
+        ++released;
+      });
+    }
+    // Wait (as a task: running threads meanwhile) until every thread is queued on the cv.
+    for (;;) {
+      std::unique_lock lock(m);
+      if (waiting == 1000) break;
+      lock.unlock();
+      weft::thread([] {}).join();  // lets the others run
+    }
+    {
+      std::lock_guard lock(m);
+      go = true;
+    }
+    cv.notify_all();
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(released, 1000);
+  });
+}
+
+TEST_P(Threads, TokenRingOfTenThousandThreads) {
+  // ThreadSanitizer gives every live fiber the state of a thread and runs out of memory for
+  // it long before ten thousand.
+  constexpr int kThreads = WEFT_DETAIL_TSAN ? 1000 : 10000;
+  constexpr int kRounds = 3;
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    std::vector<std::unique_ptr<weft::binary_semaphore>> turn;
+    for (int i = 0; i < kThreads; ++i) turn.push_back(std::make_unique<weft::binary_semaphore>(0));
+    std::vector<int> order;
+    std::vector<weft::thread> threads;
+    for (int i = 0; i < kThreads; ++i) {
+      threads.emplace_back([&, i] {
+        for (int r = 0; r < kRounds; ++r) {
+          turn[i]->acquire();
+          order.push_back(i);  // the token makes this exclusive
+          turn[(i + 1) % kThreads]->release();
+        }
+      });
+    }
+    turn[0]->release();
+    for (auto& t : threads) t.join();
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(kThreads * kRounds));
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      ASSERT_EQ(order[k], static_cast<int>(k % kThreads)) << "at " << k;
+    }
+  });
+}
+
+TEST_P(Threads, ProducersAndConsumersPassEveryItemOnce) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    constexpr int kProducers = 4;
+    constexpr int kConsumers = 4;
+    constexpr int kItems = 5000;
+    constexpr std::size_t kCapacity = 16;
+    weft::mutex m;
+    weft::condition_variable not_full;
+    weft::condition_variable not_empty;
+    std::deque<int> queue;
+    int producers_left = kProducers;
+    std::vector<long long> sums(kConsumers, 0);
+    std::vector<weft::thread> threads;
+    for (int p = 0; p < kProducers; ++p) {
+      threads.emplace_back([&, p] {
+        for (int i = 0; i < kItems; ++i) {
+          std::unique_lock lock(m);
+          not_full.wait(lock, [&] { return queue.size() < kCapacity; });
+          queue.push_back(p * kItems + i);
+          not_empty.notify_one();
+        }
+        std::lock_guard lock(m);
+        if (--producers_left == 0) not_empty.notify_all();
+      });
+    }
+    for (int c = 0; c < kConsumers; ++c) {
+      threads.emplace_back([&, c] {
+        for (;;) {
+          std::unique_lock lock(m);
+          not_empty.wait(lock, [&] { return !queue.empty() || producers_left == 0; });
+          if (queue.empty()) return;
+          sums[c] += queue.front();
+          queue.pop_front();
+          not_full.notify_one();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    long long total = 0;
+    for (long long s : sums) total += s;
+    const long long n = static_cast<long long>(kProducers) * kItems;
+    EXPECT_EQ(total, n * (n - 1) / 2);
+  });
+}
+
+// One worker: the thread waits on a condition that only its own unstarted task can make
+// true, so the worker must steal that task from the parked thread's stack.
+TEST_P(Threads, OneWorkerRunsTheUnstartedTaskABlockedThreadWaitsFor) {
+  weft::Runtime rt(config(GetParam(), 1));
+  rt.run([] {
+    weft::thread t([] {
+      weft::mutex m;
+      weft::condition_variable cv;
+      bool signalled = false;
+      auto child = weft::spawn([&] {
+        std::lock_guard lock(m);
+        signalled = true;
+        cv.notify_one();
+      });
+      {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return signalled; });
+      }
+      child.join();
+    });
+    t.join();
+  });
+}
+
+// rayon #592: a waiter that helps may run, on its own stack, a task that blocks on the mutex
+// the waiter holds. A thread's join never helps: it parks, so this finishes.
+TEST_P(Threads, AJoinHoldingAMutexNeverRunsATaskThatLocksIt) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::mutex m;
+    std::atomic<int> locked_by_tasks{0};
+    std::vector<weft::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&] {
+        for (int round = 0; round < 20; ++round) {
+          // A task that takes the mutex, made stealable by this thread...
+          auto locker = weft::spawn([&] {
+            std::lock_guard lock(m);
+            locked_by_tasks.fetch_add(1);
+          });
+          // ...and a join, under the mutex, of a task a thief may have taken.
+          std::unique_lock lock(m);
+          auto busy = weft::spawn([] {
+            volatile int x = 0;
+            for (int i = 0; i < 2000; ++i) x = x + i;
+          });
+          busy.join();
+          lock.unlock();
+          locker.join();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(locked_by_tasks.load(), 8 * 20);
+  });
+}
+
+long fib(int n) {
+  if (n < 2) return n;
+  auto a = weft::spawn([n] { return fib(n - 1); });
+  const long b = fib(n - 2);
+  return a.join() + b;
+}
+
+TEST_P(Threads, TasksSpawnedInsideThreadsAreRunAndStolen) {
+  weft::Runtime rt(config(GetParam(), 2));
+  std::vector<long> results(8, 0);
+  rt.run([&] {
+    std::vector<weft::thread> threads;
+    for (int i = 0; i < 8; ++i) threads.emplace_back([&, i] { results[i] = fib(14 + i % 3); });
+    for (auto& t : threads) t.join();
+  });
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(results[i], (std::vector<long>{377, 610, 987})[i % 3]);
+  EXPECT_GT(rt.stats().total.spawns, 0u);
+}
+
+[[gnu::noipa]] pthread_t os_thread() { return pthread_self(); }
+
+// After a switch a thread may be on another OS thread: the worker id must be that one's, not
+// a value or address the compiler kept from before the switch (-O3).
+TEST_P(Threads, WorkerIdIsRightAfterResumingOnAnotherWorker) {
+  weft::Runtime rt(config(GetParam(), 2));
+  std::mutex record_mutex;
+  std::map<pthread_t, std::set<int>> ids_seen;  // per OS thread, the worker ids read there
+  rt.run([&] {
+    std::vector<weft::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < 200; ++i) {
+          weft::this_thread::yield();
+          const int id = weft::this_worker_id();
+          const pthread_t os = os_thread();
+          std::lock_guard lock(record_mutex);
+          ids_seen[os].insert(id);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+  });
+  std::set<int> all;
+  for (const auto& [os, ids] : ids_seen) {
+    EXPECT_EQ(ids.size(), 1u) << "one OS thread reported several worker ids";
+    all.insert(ids.begin(), ids.end());
+  }
+  EXPECT_EQ(all.size(), ids_seen.size()) << "two OS threads reported the same worker id";
+}
+
+TEST_P(Threads, MutexesUnderScopedLockKeepCountsExact) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::mutex a;
+    weft::mutex b;
+    long in_a = 0;
+    long in_both = 0;
+    std::vector<weft::thread> threads;
+    for (int t = 0; t < 16; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 500; ++i) {
+          if ((i + t) % 2 == 0) {
+            std::scoped_lock lock(a, b);
+            ++in_both;
+          } else {
+            std::lock_guard lock(a);
+            ++in_a;
+          }
+          if (i % 50 == 0) weft::this_thread::yield();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(in_a + in_both, 16 * 500);
+    EXPECT_EQ(in_both, 16 * 250);
+  });
+}
+
+TEST_P(Threads, SemaphoreBoundsConcurrencyAndBarrierSeparatesPhases) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::counting_semaphore<3> slots(3);
+    std::atomic<int> inside{0};
+    std::atomic<int> most{0};
+    int phase_ends = 0;
+    weft::barrier sync(8, [&]() noexcept { ++phase_ends; });
+    std::vector<int> progress(8, 0);
+    std::atomic<bool> phases_ok{true};
+    std::vector<weft::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&, t] {
+        for (int phase = 0; phase < 5; ++phase) {
+          slots.acquire();
+          const int now = inside.fetch_add(1) + 1;
+          int seen = most.load();
+          while (now > seen && !most.compare_exchange_weak(seen, now)) {
+          }
+          weft::this_thread::yield();
+          inside.fetch_sub(1);
+          slots.release();
+          progress[t] = phase + 1;
+          sync.arrive_and_wait();
+          // Everybody finished this phase before anybody passed the barrier.
+          for (int u = 0; u < 8; ++u) {
+            if (progress[u] < phase + 1) phases_ok = false;
+          }
+          sync.arrive_and_wait();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_LE(most.load(), 3);
+    EXPECT_GE(most.load(), 1);
+    EXPECT_TRUE(phases_ok.load());
+    EXPECT_EQ(phase_ends, 10);
+  });
+}
+
+// A task (not a thread) blocks on weft primitives too: it runs ready threads meanwhile.
+TEST_P(Threads, ATaskWaitsForThreadsOnASemaphore) {
+  weft::Runtime rt(config(GetParam(), 1));
+  rt.run([] {
+    weft::counting_semaphore<> done(0);
+    for (int i = 0; i < 20; ++i) {
+      weft::thread([&] {
+        weft::this_thread::yield();
+        done.release();
+      }).detach();
+    }
+    for (int i = 0; i < 20; ++i) done.acquire();
+  });
+}
+
+}  // namespace
