@@ -117,7 +117,7 @@ class mutex {
     // acquire: the previous holder's writes happen-before ours.
     if (!state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire,
                                         std::memory_order_relaxed)) {
-      lock_contended(me);
+      lock_contended();
     }
     owner_.store(me, std::memory_order_relaxed);
   }
@@ -152,7 +152,7 @@ class mutex {
   static constexpr std::uint32_t kLocked = 1;
   static constexpr std::uint32_t kContended = 2;
 
-  void lock_contended(const void* me);
+  void lock_contended();
   [[noreturn]] void unlock_misuse() const noexcept;
   void unlock_contended() noexcept;
 

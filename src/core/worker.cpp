@@ -29,9 +29,7 @@ WorkerCore g_serial_worker{TaskStack::SerialTag{}};
 
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
-#if WEFT_DETAIL_TSAN || WEFT_DETAIL_ASAN
 [[gnu::noipa]] WorkerCore* current_worker_uncached() noexcept { return tls_worker; }
-#endif
 
 void run_stolen(Slot* s, WorkerCore* owner) noexcept {
   const Outcome outcome = s->exec(s);
@@ -44,7 +42,7 @@ void run_stolen(Slot* s, WorkerCore* owner) noexcept {
 
 Outcome wait_for_stolen(WorkerCore* w, Slot* s) noexcept {
   w->stolen_joins.bump();
-  if (w->thread != nullptr) return park_on_stolen(w, s);  // a thread parks, never helps
+  if (w->thread != nullptr) return park_on_stolen(s);  // a thread parks, never helps
   return w->runner->wait_for_stolen(s);
 }
 

@@ -98,8 +98,11 @@ extern __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))
 // thread_test's WorkerIdIsRightAfterResumingOnAnotherWorker); sanitizer builds compute the
 // variable's address once and keep it in a register across calls (llvm #98479 is the same
 // for coroutines), so there the read is a call the compiler cannot see into.
-#if WEFT_DETAIL_TSAN || WEFT_DETAIL_ASAN
+//
+// current_worker_uncached() is that call; the runtime's own code on a fiber uses it after
+// every switch, in every build.
 WorkerCore* current_worker_uncached() noexcept;
+#if WEFT_DETAIL_TSAN || WEFT_DETAIL_ASAN
 inline WorkerCore* current_worker() noexcept { return current_worker_uncached(); }
 #else
 inline WorkerCore* current_worker() noexcept { return tls_worker; }

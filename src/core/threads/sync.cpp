@@ -17,8 +17,7 @@
 
 namespace weft {
 
-void mutex::lock_contended(const void* me) {
-  (void)me;
+void mutex::lock_contended() {
   waiters_.lock();
   std::uint32_t s = state_.load(std::memory_order_relaxed);
   for (;;) {
@@ -53,7 +52,8 @@ void mutex::unlock_contended() noexcept {
   waiters_.lock();
   detail::WaitNode* const next = waiters_.pop_front();
   if (next == nullptr) {
-    state_.store(kFree, std::memory_order_release);  // M1 allows no other case, but be safe
+    // Unreachable under M1 (kContended implies a waiter); freeing keeps the mutex usable.
+    state_.store(kFree, std::memory_order_release);
   } else if (waiters_.empty()) {
     state_.store(kLocked, std::memory_order_relaxed);  // held by `next`, nobody queued
   }

@@ -12,7 +12,7 @@ namespace weft::detail {
 
 UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes) {
   (void)sync_caller("weft::thread's constructor");
-  WorkerCore* const core = fresh_current_core();
+  WorkerCore* const core = current_worker_uncached();
   Pool& pool = core->runner->home_pool();
   UThread* const t = pool.thread_store().make(std::move(body), stack_bytes);
   if (pool.threads().add_new(t, core->thread)) {
@@ -24,7 +24,7 @@ UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes)
 
 void join_thread(UThread* t) {
   (void)sync_caller("weft::thread::join");
-  if (fresh_current_core()->thread == t) thread_misuse("a weft::thread joined itself");
+  if (current_worker_uncached()->thread == t) thread_misuse("a weft::thread joined itself");
   t->join_list.lock();
   if (!t->finished) {
     WaitNode node;
@@ -46,24 +46,19 @@ void detach_thread(UThread* t) noexcept {
   t->detached = true;
   const bool failed = t->finished && t->error;
   t->join_list.unlock();
-  if (failed) {
-    std::fprintf(stderr, "weft: an exception left thread %llu, which was then detached\n",
-                 static_cast<unsigned long long>(t->number));
-    std::fflush(stderr);
-    std::abort();
-  }
+  if (failed) exception_left_detached(*t);
   t->pool->thread_store().unref(*t);
 }
 
 std::uint64_t thread_number(const UThread* t) noexcept { return t->number; }
 
 std::uint64_t current_thread_number() noexcept {
-  const UThread* const t = fresh_current_core()->thread;
+  const UThread* const t = current_worker_uncached()->thread;
   return t != nullptr ? t->number : 0;
 }
 
 void yield_thread() noexcept {
-  if (fresh_current_core()->thread == nullptr) return;  // a task: nothing to yield to
+  if (current_worker_uncached()->thread == nullptr) return;  // a task: nothing to yield to
   switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kYield});
 }
 

@@ -7,7 +7,7 @@
 // Invariants:
 //   R1  While a worker runs thread t, tls_worker == &t->core, t->core.runner == the worker,
 //       and the worker's running_core == &t->core; on its own stack, both are the worker
-//       itself. Code on a fiber reads them afresh after every switch (fresh_current_core).
+//       itself. Code on a fiber reads them afresh after every switch (current_worker_uncached).
 //   R2  A parked thread's scheduler state becomes kBlocked before its wait list is
 //       unlocked, so a waker's make_ready always comes after it (the scheduler's lock orders
 //       the two).
@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <typeinfo>
 
 #include "core/pool.hpp"
 #include "core/threads/spin_lock.hpp"
@@ -28,34 +27,25 @@
 
 namespace weft::detail {
 
-[[gnu::noipa]] WorkerCore* fresh_current_core() noexcept { return tls_worker; }
-
 void thread_misuse(const char* message) noexcept {
   std::fprintf(stderr, "weft: %s\n", message);
   std::fflush(stderr);
   std::abort();
 }
 
-namespace {
-
-[[noreturn]] void exception_left_detached(const UThread& t) noexcept {
-  const char* what = "an exception that is not a std::exception";
+void exception_left_detached(const UThread& t) noexcept {
+  const char* what = "not a std::exception";
   try {
     std::rethrow_exception(t.error);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "weft: an exception left detached thread %llu: %s\n",
-                 static_cast<unsigned long long>(t.number), e.what());
-    std::fflush(stderr);
-    std::abort();
+    what = e.what();
   } catch (...) {
   }
-  std::fprintf(stderr, "weft: %s left detached thread %llu\n", what,
-               static_cast<unsigned long long>(t.number));
+  std::fprintf(stderr, "weft: an exception left detached thread %llu: %s\n",
+               static_cast<unsigned long long>(t.number), what);
   std::fflush(stderr);
   std::abort();
 }
-
-}  // namespace
 
 void thread_main(platform::ExecutionContext& /*self*/, void* data) {
   UThread* const t = static_cast<UThread*>(data);
@@ -73,13 +63,13 @@ void thread_main(platform::ExecutionContext& /*self*/, void* data) {
   if (detached && t->error) exception_left_detached(*t);
   if (joiner != nullptr) wake(joiner);
   // R1: the worker running us now, which need not be the one that started us.
-  Worker* const w = fresh_current_core()->runner;
+  Worker* const w = current_worker_uncached()->runner;
   w->after_switch = Worker::AfterSwitch{.kind = Worker::AfterSwitch::kExit};
   t->context.exit_to(w->home, nullptr);
 }
 
 void switch_to_worker(Worker::AfterSwitch after) noexcept {
-  WorkerCore* const core = fresh_current_core();
+  WorkerCore* const core = current_worker_uncached();
   Worker* const w = core->runner;
   w->after_switch = after;
   (void)core->thread->context.switch_to(w->home, nullptr);
@@ -164,14 +154,13 @@ void Worker::run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept {
   }
 }
 
-Outcome park_on_stolen(WorkerCore* w, Slot* s) noexcept {
+Outcome park_on_stolen(Slot* s) noexcept {
   // A thief usually finishes a small task soon: a short spin saves two switches.
   for (int i = 0; i < 256; ++i) {
     const std::uint32_t state = s->state.load(std::memory_order_acquire);
     if (state != static_cast<std::uint32_t>(Outcome::kPending)) return static_cast<Outcome>(state);
     platform::cpu_relax();
   }
-  (void)w;
   switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kParkOnSlot, .slot = s});
   // acquire: pairs with the thief's release of the outcome (R3).
   return static_cast<Outcome>(s->state.load(std::memory_order_acquire));

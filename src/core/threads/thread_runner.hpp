@@ -14,7 +14,7 @@ namespace weft::detail {
 void switch_to_worker(Worker::AfterSwitch after) noexcept;
 
 // The join of a task stolen from a thread's stack: parks the thread until the thief is done.
-Outcome park_on_stolen(WorkerCore* w, Slot* s) noexcept;
+Outcome park_on_stolen(Slot* s) noexcept;
 
 // A thief finished a slot whose owner (a thread's core) parked on it.
 void wake_slot_owner(WorkerCore* owner) noexcept;

@@ -98,11 +98,6 @@ UThread* ThreadScheduler::take() noexcept {
   return t;
 }
 
-void ThreadScheduler::mark_running(UThread* t) noexcept {
-  Guard g(*this);
-  t->state = UThread::State::kRunning;
-}
-
 void ThreadScheduler::mark_blocked(UThread* t, bool has_tasks) noexcept {
   Guard g(*this);
   t->state = UThread::State::kBlocked;

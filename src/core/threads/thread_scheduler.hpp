@@ -32,8 +32,6 @@ class ThreadScheduler {
  public:
   explicit ThreadScheduler(ThreadSched policy) noexcept : policy_(policy) {}
 
-  ThreadSched policy() const noexcept { return policy_; }
-
   // A new thread. `creator` is the thread that made it, or nullptr for a task. Returns true
   // when the creator must yield to the child at once (df with a thread creator: the caller
   // then switches, and the child runs before anything else on this worker); otherwise the
@@ -43,8 +41,6 @@ class ThreadScheduler {
   void make_ready(UThread* t) noexcept;
   // The thread a worker should run next, marked running; nullptr if none is ready.
   UThread* take() noexcept;
-  // The thread runs now without having been taken (the df child right after its creation).
-  void mark_running(UThread* t) noexcept;
   // The thread parked (kBlocked); `has_tasks`: its task stack had unstarted tasks.
   void mark_blocked(UThread* t, bool has_tasks) noexcept;
   // The thread ended: out of every list.

@@ -112,9 +112,7 @@ class ThreadStore {
 // The first function a thread's fiber runs (thread_runner.cpp).
 void thread_main(platform::ExecutionContext& self, void* data);
 
-// The core of whatever runs on this OS thread now, read through a call the compiler cannot
-// see into: code that may have been switched to another OS thread must not reuse a TLS
-// address or value computed before the switch (llvm #98479; GCC also merges such reads).
-WorkerCore* fresh_current_core() noexcept;
+// A thread's exception was lost: it left the thread after (or before) it was detached.
+[[noreturn]] void exception_left_detached(const UThread& t) noexcept;
 
 }  // namespace weft::detail

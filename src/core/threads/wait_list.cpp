@@ -13,7 +13,7 @@ namespace weft::detail {
 void WaitList::lock() noexcept { lock_spinning(locked_); }
 
 void WaitList::push_back(WaitNode& node) noexcept {
-  node.thread = fresh_current_core()->thread;  // who wake() must make ready (W3)
+  node.thread = current_worker_uncached()->thread;  // who wake() must make ready (W3)
   node.next = nullptr;
   (tail_ != nullptr ? tail_->next : head_) = &node;
   tail_ = &node;
@@ -29,7 +29,7 @@ WaitNode* WaitList::pop_front() noexcept {
 }
 
 void WaitList::block(WaitNode& node) noexcept {
-  WorkerCore* const core = fresh_current_core();
+  WorkerCore* const core = current_worker_uncached();
   if (node.thread != nullptr) {
     // W1: the worker releases the lock once we are off this stack.
     switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kPark, .unlock = &locked_});
@@ -71,7 +71,7 @@ void wake(WaitNode* node) noexcept {
 }
 
 const void* sync_caller(const char* what) noexcept {
-  WorkerCore* const core = fresh_current_core();
+  WorkerCore* const core = current_worker_uncached();
   if (core == &g_serial_worker || core->runner == nullptr) {
     std::fprintf(stderr,
                  "weft: %s called outside a weft runtime; weft's threads and blocking "
