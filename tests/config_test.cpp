@@ -147,13 +147,14 @@ TEST(LoopSettingNames, AgreeWithTheFieldTableAndRoundTrip) {
 TEST(ThreadSchedNames, AgreeWithTheFieldTableAndRoundTrip) {
   using weft::ThreadSched;
   std::string names;
-  for (ThreadSched s : {ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf}) {
+  for (ThreadSched s :
+       {ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf, ThreadSched::kDfd}) {
     names += (names.empty() ? "" : ", ") + std::string(weft::thread_sched_name(s));
     EXPECT_EQ(weft::parse_thread_sched(weft::thread_sched_name(s)), s);
   }
   EXPECT_EQ(names, weft::detail::config_field("thread_sched").names);
   EXPECT_EQ(config_error([] { (void)weft::parse_thread_sched("dfs", "WEFT_THREAD_SCHED"); }),
-            "WEFT_THREAD_SCHED=\"dfs\": unknown thread scheduler (allowed: fifo, lifo, df)");
+            "WEFT_THREAD_SCHED=\"dfs\": unknown thread scheduler (allowed: fifo, lifo, df, dfd)");
 }
 
 TEST(StealPolicy, ConfigErrorIsAnInvalidArgument) {

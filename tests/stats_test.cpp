@@ -416,7 +416,13 @@ TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   EXPECT_NE(json.find("},{\"spawns\":20,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"steals\":3,\"tasks_stolen\":6,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"tasks_per_steal\":2,\"r_busy\":0,"), std::string::npos) << json;
-  EXPECT_EQ(json.substr(json.size() - 2), "]}");
+  // The threads' object closes it, every field in ThreadStats' order.
+  s.threads.made = 7;
+  s.threads.heap_high_water = 9;
+  const std::string with_threads = s.json();
+  const std::size_t threads_at = with_threads.find("],\"threads\":{\"made\":7,\"live\":0,");
+  ASSERT_NE(threads_at, std::string::npos) << with_threads;
+  EXPECT_TRUE(with_threads.ends_with(",\"heap_high_water\":9}}")) << with_threads;
   // Every field once per object: 3 objects.
   for (const CounterField& f : counter_fields()) {
     const std::string key = std::string("\"") + f.name + "\":";

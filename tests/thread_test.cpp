@@ -43,8 +43,8 @@ std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSchedulers, Threads,
-                         ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo,
-                                           ThreadSched::kDf),
+                         ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf,
+                                           ThreadSched::kDfd),
                          sched_name);
 
 TEST_P(Threads, RunAndJoinWithIdsAndArguments) {

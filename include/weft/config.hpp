@@ -119,7 +119,10 @@ enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
 //   kDf    the leftmost ready thread of one list of live threads kept in the serial
 //          program's depth-first order: a created child goes just left of its creator and
 //          runs at once, the creator waiting ready beside it (Narlikar & Blelloch's AsyncDF).
-enum class ThreadSched : std::uint8_t { kFifo, kLifo, kDf };
+//   kDfd   the same order kept without a global lock on fork, join, park or wake: each
+//          worker runs from a deque of its own, and the deques sit in one depth-first list
+//          that only steals and preemptions touch (Narlikar's DFDeques).
+enum class ThreadSched : std::uint8_t { kFifo, kLifo, kDf, kDfd };
 // The names WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK take ("pcb", "pool", "lazy"),
 // for tools that label runs; the parsers accept exactly those names and throw ConfigError
 // naming `setting`, the value given and the names allowed otherwise.
@@ -179,9 +182,13 @@ struct Config {
   AdaptiveFork adaptive_fork = AdaptiveFork::kOn;
   // User-level threads (weft/thread.hpp): the stack a weft::thread gets when its options
   // name none, mapped under a guard page and pooled (WEFT_THREAD_STACK, 4K to 1G), and the
-  // order ready threads run in (WEFT_THREAD_SCHED=fifo|lifo|df).
+  // order ready threads run in (WEFT_THREAD_SCHED=fifo|lifo|df|dfd), and the memory quota
+  // K of the df and dfd schedulers: a thread that allocates K net bytes through
+  // weft::allocate since it was scheduled is preempted (WEFT_MEM_QUOTA; 0 = no quota;
+  // weft/memory.hpp).
   std::size_t thread_stack_bytes = std::size_t{16} << 10;
   ThreadSched thread_sched = ThreadSched::kDf;
+  std::size_t mem_quota_bytes = 0;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
   // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,

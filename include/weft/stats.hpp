@@ -66,15 +66,33 @@ struct WorkerStats {
   WorkerStats& operator+=(const WorkerStats& o) noexcept;
 };
 
+// User-level threads (weft/thread.hpp) and the heap they allocate through weft::allocate
+// (weft/memory.hpp). Counts since the runtime started or the last reset_stats(); the marks
+// (max_live, heap_high_water) restart at the current value on a reset. The heap figures are
+// the process's, not this runtime's alone.
+struct ThreadStats {
+  std::uint64_t made = 0;                     // threads created (dummies included)
+  std::uint64_t live = 0;                     // threads made and not yet ended
+  std::uint64_t max_live = 0;                 // the most live at once
+  std::uint64_t dummies = 0;                  // dummy threads forked ahead of large allocations
+  std::uint64_t preemptions = 0;              // threads preempted for their memory quota
+  std::uint64_t sched_lock_acquisitions = 0;  // the scheduler's global lock
+  std::uint64_t stack_bytes_live = 0;         // stacks of live threads
+  std::uint64_t stack_bytes_pooled = 0;       // stacks kept for reuse
+  std::uint64_t heap_in_use = 0;              // weft::allocate'd bytes not yet freed
+  std::uint64_t heap_high_water = 0;          // the most heap_in_use has been
+};
+
 struct Stats {
   WorkerStats total;
   std::vector<WorkerStats> per_worker;
+  ThreadStats threads;
   bool profiled = false;       // Config::profile was on: the *_ns fields are measured
   double frame_cost_ns = 0.0;  // the calibrated cost of one spawn+join (when profiled)
   // A human-readable table: one row per worker and the total (and, when profiled, a second
   // table of the profile's shares).
   std::string table() const;
-  // One JSON object with "total" and "workers".
+  // One JSON object with "total", "workers" and "threads".
   std::string json() const;
 };
 

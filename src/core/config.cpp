@@ -187,9 +187,18 @@ constexpr ConfigField kFields[] = {
      .default_text = "`df`",
      .kind = FieldKind::kChoice,
      .what = "thread scheduler",
-     .names = "fifo, lifo, df",  // in ThreadSched's order
+     .names = "fifo, lifo, df, dfd",  // in ThreadSched's order
      .get = get<&Config::thread_sched>,
      .set = set<&Config::thread_sched>},
+    // 0 turns the quota off; at most 1 GiB, so that a typo fails here.
+    {.field = "mem_quota_bytes",
+     .variable = "WEFT_MEM_QUOTA",
+     .default_text = "`0`",
+     .kind = FieldKind::kBytes,
+     .lo = 0,
+     .hi = kGiB,
+     .get = get<&Config::mem_quota_bytes>,
+     .set = set<&Config::mem_quota_bytes>},
 };
 #pragma GCC diagnostic pop
 
@@ -471,6 +480,7 @@ const char* thread_sched_name(ThreadSched s) noexcept {
     case ThreadSched::kFifo: return "fifo";
     case ThreadSched::kLifo: return "lifo";
     case ThreadSched::kDf: return "df";
+    case ThreadSched::kDfd: return "dfd";
   }
   return "?";
 }

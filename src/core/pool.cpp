@@ -24,6 +24,7 @@ Pool::Pool(const Config& config)
       threads_(config.thread_sched) {
   config_.validate();
   threads_.set_waker([](void* sleep) { static_cast<Sleep*>(sleep)->announce(); }, &sleep_);
+  threads_.set_workers(config_.resolved_workers());
   init_barrier_mode(config_.barrier);
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.

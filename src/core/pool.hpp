@@ -55,6 +55,9 @@ class Pool {
 
   // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
   std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
+  // The threads' and heap's figures since the start or the last reset (under stats_mutex).
+  ThreadStats thread_stats() const noexcept;
+  void reset_thread_stats() noexcept;
 
   // Runtime::run from a thread outside this pool: queue the job, wake the workers, wait.
   // Throws std::logic_error in a child of fork() (the workers were not copied) and for a
@@ -96,6 +99,7 @@ class Pool {
   alignas(kFalseSharingRange) std::atomic<std::int32_t> idle_workers_{0};
 
   mutable std::mutex stats_mutex_;
+  ThreadStats thread_baseline_;  // guarded by stats_mutex_: the counts at the last reset
   std::mutex roots_mutex_;
   std::deque<RootJob*> roots_;  // guarded by roots_mutex_
 

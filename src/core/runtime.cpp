@@ -27,6 +27,7 @@ Stats Runtime::stats() const {
     s.per_worker.push_back(pool_->worker(i).snapshot(s.frame_cost_ns));
     s.total += s.per_worker.back();
   }
+  s.threads = pool_->thread_stats();
   return s;
 }
 
@@ -40,6 +41,7 @@ Trace Runtime::trace() const {
 void Runtime::reset_stats() {
   std::lock_guard lock(pool_->stats_mutex());
   for (unsigned i = 0; i < pool_->size(); ++i) pool_->worker(i).reset_counters();
+  pool_->reset_thread_stats();
 }
 
 }  // namespace weft

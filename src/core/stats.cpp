@@ -45,6 +45,22 @@ constexpr Field kFields[] = {
     {"frame_ns", &WorkerStats::frame_ns},
     {"window_ns", &WorkerStats::window_ns},
 };
+struct ThreadField {
+  const char* name;
+  std::uint64_t ThreadStats::*member;
+};
+constexpr ThreadField kThreadFields[] = {
+    {"made", &ThreadStats::made},
+    {"live", &ThreadStats::live},
+    {"max_live", &ThreadStats::max_live},
+    {"dummies", &ThreadStats::dummies},
+    {"preemptions", &ThreadStats::preemptions},
+    {"sched_lock_acquisitions", &ThreadStats::sched_lock_acquisitions},
+    {"stack_bytes_live", &ThreadStats::stack_bytes_live},
+    {"stack_bytes_pooled", &ThreadStats::stack_bytes_pooled},
+    {"heap_in_use", &ThreadStats::heap_in_use},
+    {"heap_high_water", &ThreadStats::heap_high_water},
+};
 // The counters' table stops before the profile's fields, which get their own table.
 constexpr std::size_t kCounterFields = 21;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
@@ -108,6 +124,13 @@ std::string Stats::table() const {
   };
   for (std::size_t i = 0; i < per_worker.size(); ++i) row(std::to_string(i), per_worker[i]);
   row("total", total);
+  if (threads.made > 0 || threads.heap_high_water > 0) {
+    out << "\nthreads";
+    for (const ThreadField& f : kThreadFields) {
+      out << ' ' << f.name << '=' << threads.*f.member;
+    }
+    out << '\n';
+  }
   if (!profiled) return out.str();
   std::snprintf(buf, sizeof buf, "\nprofile (frame = pushed tasks x %.2f ns)\n", frame_cost_ns);
   out << buf << "worker     window_ms    R_busy   R_steal    R_idle  R_switch   R_frame\n";
@@ -137,7 +160,12 @@ std::string Stats::json() const {
     if (i != 0) out << ',';
     json_object(out, per_worker[i]);
   }
-  out << "]}";
+  out << "],\"threads\":{";
+  for (std::size_t i = 0; i < std::size(kThreadFields); ++i) {
+    if (i != 0) out << ',';
+    out << '"' << kThreadFields[i].name << "\":" << threads.*kThreadFields[i].member;
+  }
+  out << "}}";
   return out.str();
 }
 

@@ -81,6 +81,7 @@ void Worker::run_thread(UThread* t) noexcept {
   while (t != nullptr) {
     t->core.runner = this;
     t->core.id = id;
+    t->quota_used = 0;  // scheduled afresh: a new quota
     tls_worker = &t->core;
     // release: a thief that reads the pointer sees the core's stack as the thread left it.
     running_core_.store(&t->core, std::memory_order_release);
@@ -119,13 +120,13 @@ UThread* Worker::finish_switch(UThread* t) noexcept {
       // acq_rel (R3): publishes the parked state to the thief; failing, sees its outcome.
       if (!a.slot->state.compare_exchange_strong(expected, kOwnerParked, std::memory_order_acq_rel,
                                                  std::memory_order_acquire)) {
-        sched.make_ready(t);  // the thief finished first
+        sched.make_ready(t, id);  // the thief finished first
       }
       return nullptr;
     }
-    case AfterSwitch::kYield: sched.make_ready(t); return nullptr;
+    case AfterSwitch::kYield: sched.preempt(t, id); return nullptr;
     case AfterSwitch::kRunChild:
-      sched.make_ready(t);  // the creator waits beside its child, ready
+      sched.resume_creator(t, id);  // the creator waits beside its child, ready
       return a.child;
     case AfterSwitch::kExit:
       sched.remove(t);
@@ -145,7 +146,7 @@ void Worker::run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept {
     UThread* const t = pool_.thread_store().make(
         std::make_unique<ThreadBodyOf<decltype(body)>>(body), stack_bytes_);
     t->detached = true;
-    pool_.threads().add_new(t, nullptr);
+    pool_.threads().add_new(t, nullptr, id);
     pool_.thread_store().unref(*t);  // nobody joins it: its owner joins the slots
   } catch (...) {
     // No memory for a stack: run the claim here after all (the waiter's risk, not a lost
@@ -168,7 +169,7 @@ Outcome park_on_stolen(Slot* s) noexcept {
 
 void wake_slot_owner(WorkerCore* owner) noexcept {
   UThread* const t = owner->thread;
-  t->pool->threads().make_ready(t);
+  t->pool->threads().make_ready(t, current_worker_uncached()->id);  // the thief's worker
 }
 
 }  // namespace weft::detail

@@ -1,39 +1,20 @@
-// The ready-thread scheduler: fifo, lifo and df over one intrusive list (invariants S1-S3 in
-// thread_scheduler.hpp).
+// The ready-thread scheduler: fifo, lifo and df, and the parts dfd shares with them
+// (invariants S1-S4 in thread_scheduler.hpp; dfd's own half is thread_scheduler_dfd.cpp).
 #include "core/threads/thread_scheduler.hpp"
 
-#include "core/threads/spin_lock.hpp"
+#include "core/threads/scheduler_guard.hpp"
 
 namespace weft::detail {
 
-class ThreadScheduler::Guard {
- public:
-  explicit Guard(ThreadScheduler& s) noexcept : s_(s) {
-    lock_spinning(s_.lock_);
-    // Under the lock: a plain increment would do; relaxed atomics keep stats readers legal.
-    s_.acquisitions_.store(s_.acquisitions_.load(std::memory_order_relaxed) + 1,
-                           std::memory_order_relaxed);
-  }
-  ~Guard() { unlock_spinning(s_.lock_); }
-  Guard(const Guard&) = delete;
-  Guard& operator=(const Guard&) = delete;
-
- private:
-  ThreadScheduler& s_;
-};
+namespace {
+constexpr auto kRelaxed = std::memory_order_relaxed;
+}  // namespace
 
 void ThreadScheduler::link_back(UThread* t) noexcept {
   t->next = nullptr;
   t->prev = tail_;
   (tail_ != nullptr ? tail_->next : head_) = t;
   tail_ = t;
-}
-
-void ThreadScheduler::link_before(UThread* t, UThread* at) noexcept {
-  t->next = at;
-  t->prev = at->prev;
-  (at->prev != nullptr ? at->prev->next : head_) = t;
-  at->prev = t;
 }
 
 void ThreadScheduler::unlink(UThread* t) noexcept {
@@ -43,70 +24,102 @@ void ThreadScheduler::unlink(UThread* t) noexcept {
 }
 
 void ThreadScheduler::set_ready(UThread* t) noexcept {
-  t->state = UThread::State::kReady;
-  if (policy_ != ThreadSched::kDf) link_back(t);
+  t->state.store(UThread::State::kReady, kRelaxed);
+  if (policy_ == ThreadSched::kDf) {
+    df_.push_ready(t);
+  } else {
+    link_back(t);
+  }
   ready_count_.fetch_add(1, std::memory_order_seq_cst);  // S3
 }
 
-bool ThreadScheduler::add_new(UThread* child, UThread* creator) noexcept {
-  bool run_child_now = false;
+bool ThreadScheduler::add_new(UThread* child, UThread* creator, int worker) noexcept {
+  const bool run_child_now = creator != nullptr && depth_first(policy_);
+  if (run_child_now) {
+    child->state.store(UThread::State::kRunning, kRelaxed);
+    if (policy_ == ThreadSched::kDfd) return true;  // no list to join: S2
+  }
   {
     Guard g(*this);
-    if (policy_ == ThreadSched::kDf) {
-      if (creator != nullptr) {
-        link_before(child, creator);  // just left of its creator, which it preempts
-        child->state = UThread::State::kRunning;
-        run_child_now = true;
-      } else {
-        link_back(child);
-        child->state = UThread::State::kReady;
-        ready_count_.fetch_add(1, std::memory_order_seq_cst);
-      }
-    } else {
-      set_ready(child);
-    }
+    if (policy_ == ThreadSched::kDf) df_.insert_before(child, creator);  // nullptr: right end
+    if (!run_child_now) set_ready(child);
   }
-  if (!run_child_now) waker_(waker_arg_);  // after the update (S3)
+  if (!run_child_now) wake();  // after the update (S3)
+  (void)worker;
   return run_child_now;
 }
 
-void ThreadScheduler::make_ready(UThread* t) noexcept {
+void ThreadScheduler::resume_creator(UThread* creator, int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) {
+    creator->state.store(UThread::State::kReady, kRelaxed);
+    dfd_push(creator, worker);  // we pop it ourselves when the child ends: no wake (S3)
+    return;
+  }
+  make_ready(creator, worker);
+}
+
+void ThreadScheduler::make_ready(UThread* t, int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd && !t->ever_stealable) {
+    t->state.store(UThread::State::kReady, kRelaxed);
+    dfd_push(t, worker);
+    wake();  // another worker may be idle while ours is busy with what woke it
+    return;
+  }
   {
     Guard g(*this);
     unlist_stealable(t);
-    set_ready(t);
+    if (policy_ != ThreadSched::kDfd) set_ready(t);
   }
-  waker_(waker_arg_);
+  if (policy_ == ThreadSched::kDfd) {
+    t->state.store(UThread::State::kReady, kRelaxed);
+    dfd_push(t, worker);
+  }
+  wake();
 }
 
-UThread* ThreadScheduler::take() noexcept {
+void ThreadScheduler::preempt(UThread* t, int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) {
+    dfd_preempt(t, worker);
+    return;
+  }
+  make_ready(t, worker);  // df: its place in the order is kept
+}
+
+UThread* ThreadScheduler::take(int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) return dfd_take(worker);
   if (!has_ready()) return nullptr;  // the idle loop's common case: no lock
   Guard g(*this);
   UThread* t = nullptr;
   switch (policy_) {
     case ThreadSched::kFifo: t = head_; break;
     case ThreadSched::kLifo: t = tail_; break;
-    case ThreadSched::kDf:
-      for (t = head_; t != nullptr && t->state != UThread::State::kReady; t = t->next) {
-      }
-      break;
+    case ThreadSched::kDf: t = df_.pop_leftmost_ready(); break;
+    case ThreadSched::kDfd: break;
   }
   if (t == nullptr) return nullptr;
   if (policy_ != ThreadSched::kDf) unlink(t);
-  t->state = UThread::State::kRunning;
+  t->state.store(UThread::State::kRunning, kRelaxed);
   ready_count_.fetch_sub(1, std::memory_order_seq_cst);
   return t;
 }
 
 void ThreadScheduler::mark_blocked(UThread* t, bool has_tasks) noexcept {
-  Guard g(*this);
-  t->state = UThread::State::kBlocked;
-  if (has_tasks && !t->stealable_listed) {
-    t->stealable_listed = true;
-    t->stealable_next = stealable_;
-    stealable_ = t;
-    stealable_count_.fetch_add(1, std::memory_order_relaxed);
+  if (policy_ == ThreadSched::kDfd && !has_tasks) {
+    t->state.store(UThread::State::kBlocked, kRelaxed);
+    return;
   }
+  Guard g(*this);
+  t->state.store(UThread::State::kBlocked, kRelaxed);
+  if (has_tasks) list_stealable(t);
+}
+
+void ThreadScheduler::list_stealable(UThread* t) noexcept {
+  t->ever_stealable = true;
+  if (t->stealable_listed) return;
+  t->stealable_listed = true;
+  t->stealable_next = stealable_;
+  stealable_ = t;
+  stealable_count_.fetch_add(1, kRelaxed);
 }
 
 void ThreadScheduler::unlist_stealable(UThread* t) noexcept {
@@ -119,7 +132,7 @@ void ThreadScheduler::unlist_stealable(UThread* t) noexcept {
   }
   t->stealable_listed = false;
   t->stealable_next = nullptr;
-  stealable_count_.fetch_sub(1, std::memory_order_relaxed);
+  stealable_count_.fetch_sub(1, kRelaxed);
 }
 
 WorkerCore* ThreadScheduler::stealable_core() noexcept {
@@ -132,23 +145,28 @@ WorkerCore* ThreadScheduler::stealable_core() noexcept {
   stealable_ = t->stealable_next;
   t->stealable_listed = false;
   t->stealable_next = nullptr;
-  stealable_count_.fetch_sub(1, std::memory_order_relaxed);
+  stealable_count_.fetch_sub(1, kRelaxed);
   if (t->core.stack.available() > 0) {
     t->stealable_listed = true;
     UThread** end = &stealable_;
     while (*end != nullptr) end = &(*end)->stealable_next;
     *end = t;
-    stealable_count_.fetch_add(1, std::memory_order_relaxed);
+    stealable_count_.fetch_add(1, kRelaxed);
     return &t->core;
   }
   return nullptr;
 }
 
 void ThreadScheduler::remove(UThread* t) noexcept {
+  // dfd: a thread never listed as stealable is in no list of ours (S2).
+  if (policy_ == ThreadSched::kDfd && !t->ever_stealable) {
+    t->state.store(UThread::State::kDone, kRelaxed);
+    return;
+  }
   Guard g(*this);
   unlist_stealable(t);
-  if (policy_ == ThreadSched::kDf) unlink(t);
-  t->state = UThread::State::kDone;
+  if (policy_ == ThreadSched::kDf) df_.erase(t);
+  t->state.store(UThread::State::kDone, kRelaxed);
 }
 
 }  // namespace weft::detail

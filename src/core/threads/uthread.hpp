@@ -55,12 +55,20 @@ struct UThread {
   bool finished = false;
   bool detached = false;
 
-  // Owned by the scheduler, under its lock.
-  State state = State::kReady;
+  // Owned by the scheduler: under its lock, except that dfd writes `state` without it
+  // (relaxed: it is only read for reports) and reads `ever_stealable`, which only the
+  // thread's own parks set, to skip the lock at its end.
+  std::atomic<State> state{State::kReady};
   UThread* prev = nullptr;
   UThread* next = nullptr;
+  std::uint64_t order_label = 0;  // df: its place in the depth-first order (df_order.hpp)
+  bool ever_stealable = false;
   bool stealable_listed = false;
   UThread* stealable_next = nullptr;
+
+  // Net bytes allocated through weft::allocate since the thread was last scheduled (the df
+  // and dfd quota); written by the thread, reset by its worker before each switch to it.
+  std::int64_t quota_used = 0;
 
   // The counters of `core` already added to the workers that ran it.
   std::uint64_t folded_spawns = 0;
@@ -90,6 +98,11 @@ class ThreadStore {
   std::size_t live() const noexcept { return live_.load(std::memory_order_acquire); }
   std::size_t max_live() const noexcept { return max_live_.load(std::memory_order_relaxed); }
   std::uint64_t made() const noexcept { return made_.load(std::memory_order_relaxed); }
+  // Restarts the high-water mark at the live count (a race with a thread being made loses
+  // at most that thread from the mark).
+  void reset_max_live() noexcept {
+    max_live_.store(live_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
   std::size_t stack_bytes_live() const noexcept {
     return stack_bytes_live_.load(std::memory_order_relaxed);
   }

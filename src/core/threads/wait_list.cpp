@@ -43,7 +43,7 @@ void WaitList::block(WaitNode& node) noexcept {
   unsigned spins = 0;
   // acquire: pairs with wake()'s release; what the waker handed over is visible.
   while (!node.signaled.load(std::memory_order_acquire)) {
-    if (UThread* t = w->home_pool().threads().take()) {
+    if (UThread* t = w->home_pool().threads().take(w->id)) {
       w->run_thread(t);
       spins = 0;
       continue;
@@ -64,7 +64,7 @@ void WaitList::block(WaitNode& node) noexcept {
 void wake(WaitNode* node) noexcept {
   UThread* const t = node->thread;  // read before the waiter may return (W2)
   if (t != nullptr) {
-    t->pool->threads().make_ready(t);
+    t->pool->threads().make_ready(t, current_worker_uncached()->id);
   } else {
     node->signaled.store(true, std::memory_order_release);
   }

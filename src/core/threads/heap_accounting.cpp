@@ -1,0 +1,120 @@
+// weft::allocate/deallocate and their pmr resource: the process's heap figures, and the
+// charge to the running user-level thread that drives the df and dfd schedulers' memory
+// quota (weft/memory.hpp).
+//
+// The heap figures are two process-wide atomics. in_use is updated with a relaxed
+// fetch_add/fetch_sub (a count, ordered with nothing); high_water with a relaxed CAS loop
+// that only raises it. A thread's charge (UThread::quota_used) is a plain field: only the
+// thread itself writes it while it runs, and its worker resets it before switching to it
+// (the switch orders the two).
+#include <atomic>
+#include <cstdint>
+#include <new>
+
+#include "core/pool.hpp"
+#include "core/threads/thread_runner.hpp"
+#include "core/threads/uthread.hpp"
+#include "weft/memory.hpp"
+#include "weft/thread.hpp"
+
+namespace weft {
+
+namespace {
+
+std::atomic<std::size_t> g_in_use{0};      // relaxed: a count
+std::atomic<std::size_t> g_high_water{0};  // relaxed: a max, raised by CAS
+
+void count_allocation(std::size_t bytes) noexcept {
+  const std::size_t now = g_in_use.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::size_t high = g_high_water.load(std::memory_order_relaxed);
+  while (now > high && !g_high_water.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
+  }
+}
+
+// The quota applies to a user-level thread under df or dfd with a quota set; nullptr
+// otherwise (a task, fifo or lifo, no quota, no runtime).
+detail::UThread* quota_thread(std::size_t& quota) noexcept {
+  detail::WorkerCore* const core = detail::current_worker_uncached();
+  if (core == nullptr || core->thread == nullptr) return nullptr;
+  const Config& config = core->thread->pool->config();
+  if (config.mem_quota_bytes == 0 || !detail::depth_first(config.thread_sched)) return nullptr;
+  quota = config.mem_quota_bytes;
+  return core->thread;
+}
+
+// n threads that do nothing but fork the rest as a binary tree and join them: under a
+// depth-first scheduler each fork preempts its parent, so the allocation that waits for
+// them lets the threads left of it run first (AsyncDF's delay for a large allocation).
+void fork_dummy_tree(std::size_t n) {
+  if (n == 0) return;
+  const std::size_t left = (n - 1) / 2;
+  thread t([left] { fork_dummy_tree(left); });
+  fork_dummy_tree(n - 1 - left);
+  t.join();
+}
+
+}  // namespace
+
+void* allocate(std::size_t bytes, std::size_t align) {
+  std::size_t quota = 0;
+  detail::UThread* t = quota_thread(quota);
+  if (t != nullptr && bytes > quota) {
+    const std::size_t dummies = (bytes + quota - 1) / quota;
+    t->pool->threads().count_dummies(dummies);
+    fork_dummy_tree(dummies);
+    t = detail::current_worker_uncached()->thread;  // the same thread, perhaps another worker
+  }
+  void* const p = ::operator new (bytes, std::align_val_t{align});
+  count_allocation(bytes);
+  if (t != nullptr) {
+    t->quota_used += static_cast<std::int64_t>(bytes);
+    if (t->quota_used >= static_cast<std::int64_t>(quota)) {
+      t->pool->threads().count_preemption();
+      detail::switch_to_worker(
+          detail::Worker::AfterSwitch{.kind = detail::Worker::AfterSwitch::kYield});
+    }
+  }
+  return p;
+}
+
+void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
+  if (p == nullptr) return;
+  ::operator delete (p, bytes, std::align_val_t{align});
+  g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+  detail::WorkerCore* const core = detail::current_worker_uncached();
+  if (core != nullptr && core->thread != nullptr) {
+    core->thread->quota_used -= static_cast<std::int64_t>(bytes);  // net bytes
+  }
+}
+
+namespace {
+
+class ChargingResource final : public std::pmr::memory_resource {
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    return weft::allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    weft::deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+};
+
+}  // namespace
+
+std::pmr::memory_resource* memory_resource() noexcept {
+  static ChargingResource resource;
+  return &resource;
+}
+
+HeapUsage heap_usage() noexcept {
+  return {.in_use = g_in_use.load(std::memory_order_relaxed),
+          .high_water = g_high_water.load(std::memory_order_relaxed)};
+}
+
+void reset_heap_high_water() noexcept {
+  g_high_water.store(g_in_use.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+}  // namespace weft

@@ -1,0 +1,151 @@
+// Heap accounting (weft/memory.hpp) and the memory quota of the depth-first schedulers:
+// allocate/deallocate and the pmr resource keep the process's figures; under df and dfd a
+// thread that allocates its quota is preempted and a larger allocation forks one dummy per
+// quota first, while fifo never does either; and on a tree of threads that each hold a block
+// across their children, df and dfd stay within S1 + 4 p D K where fifo does not.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <memory_resource>
+#include <vector>
+
+#include "weft/detail/sanitizers.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using weft::ThreadSched;
+
+constexpr std::size_t kStackBytes =
+    (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? std::size_t{256} << 10 : std::size_t{16} << 10;
+
+weft::Config config(ThreadSched sched, unsigned workers, std::size_t quota) {
+  weft::Config c;
+  c.workers = workers;
+  c.thread_sched = sched;
+  c.thread_stack_bytes = kStackBytes;
+  c.mem_quota_bytes = quota;
+  return c;
+}
+
+TEST(HeapAccounting, CountsInUseAndHighWaterOutsideARuntime) {
+  const std::size_t base = weft::heap_usage().in_use;
+  weft::reset_heap_high_water();
+  void* a = weft::allocate(1000);
+  void* b = weft::allocate(3000, 64);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b) % 64, 0u);
+  EXPECT_EQ(weft::heap_usage().in_use, base + 4000);
+  weft::deallocate(b, 3000, 64);
+  void* c = weft::allocate(500);
+  EXPECT_EQ(weft::heap_usage().in_use, base + 1500);
+  EXPECT_EQ(weft::heap_usage().high_water, base + 4000);
+  weft::deallocate(a, 1000);
+  weft::deallocate(c, 500);
+  EXPECT_EQ(weft::heap_usage().in_use, base);
+  weft::reset_heap_high_water();
+  EXPECT_EQ(weft::heap_usage().high_water, base);
+}
+
+TEST(HeapAccounting, ThePmrResourceAllocatesThroughIt) {
+  const std::size_t base = weft::heap_usage().in_use;
+  {
+    std::pmr::vector<int> v(weft::memory_resource());
+    v.resize(1000);
+    EXPECT_GE(weft::heap_usage().in_use, base + 1000 * sizeof(int));
+  }
+  EXPECT_EQ(weft::heap_usage().in_use, base);
+  EXPECT_TRUE(weft::memory_resource()->is_equal(*weft::memory_resource()));
+  EXPECT_FALSE(weft::memory_resource()->is_equal(*std::pmr::new_delete_resource()));
+}
+
+class Quota : public ::testing::TestWithParam<ThreadSched> {};
+
+std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
+  return weft::thread_sched_name(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSchedulers, Quota,
+                         ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf,
+                                           ThreadSched::kDfd),
+                         sched_name);
+
+bool depth_first(ThreadSched s) { return s == ThreadSched::kDf || s == ThreadSched::kDfd; }
+
+TEST_P(Quota, PreemptsAThreadThatAllocatesItsQuotaAndDelaysLargeAllocations) {
+  constexpr std::size_t kQuota = 4096;
+  weft::Runtime rt(config(GetParam(), 2, kQuota));
+  rt.reset_stats();
+  rt.run([] {
+    weft::thread t([] {
+      std::vector<void*> blocks;
+      for (int i = 0; i < 12; ++i) blocks.push_back(weft::allocate(1024));  // 3 quotas
+      void* large = weft::allocate(10 * kQuota);                            // 10 dummies first
+      weft::deallocate(large, 10 * kQuota);
+      for (void* p : blocks) weft::deallocate(p, 1024);
+    });
+    t.join();
+  });
+  const weft::ThreadStats s = rt.stats().threads;
+  if (depth_first(GetParam())) {
+    EXPECT_EQ(s.dummies, 10u);
+    EXPECT_EQ(s.made, 11u);        // the thread and its dummies
+    EXPECT_GE(s.preemptions, 4u);  // 3 quotas of small blocks, then the large one
+  } else {
+    EXPECT_EQ(s.dummies, 0u);
+    EXPECT_EQ(s.preemptions, 0u);
+    EXPECT_EQ(s.made, 1u);
+  }
+  EXPECT_EQ(s.live, 0u);
+}
+
+TEST_P(Quota, ZeroTurnsItOff) {
+  weft::Runtime rt(config(GetParam(), 1, 0));
+  rt.reset_stats();
+  rt.run([] {
+    weft::thread t([] { weft::deallocate(weft::allocate(1 << 20), 1 << 20); });
+    t.join();
+  });
+  EXPECT_EQ(rt.stats().threads.preemptions, 0u);
+  EXPECT_EQ(rt.stats().threads.dummies, 0u);
+}
+
+// A complete binary tree of threads, `depth` levels of forks below the root; each node
+// allocates `block` bytes, holds them while its two children run, and frees them. Serially
+// (depth-first) at most depth + 1 blocks are held at once: S1.
+void tree(int depth, std::size_t block) {
+  void* held = weft::allocate(block);
+  if (depth > 0) {
+    weft::thread left([=] { tree(depth - 1, block); });
+    weft::thread right([=] { tree(depth - 1, block); });
+    left.join();
+    right.join();
+  }
+  weft::deallocate(held, block);
+}
+
+std::size_t tree_high_water(ThreadSched sched, unsigned workers, int depth, std::size_t block) {
+  weft::Runtime rt(config(sched, workers, block));
+  const std::size_t base = weft::heap_usage().in_use;
+  weft::reset_heap_high_water();
+  rt.run([&] {
+    weft::thread root([&] { tree(depth, block); });
+    root.join();
+  });
+  return weft::heap_usage().high_water - base;
+}
+
+TEST_P(Quota, HoldsTheDepthFirstBoundOnATreeWhereFifoDoesNot) {
+  constexpr int kDepth = 10;
+  constexpr std::size_t kBlock = 4096;  // = K: no dummies, one preemption per node
+  constexpr unsigned kWorkers = 2;
+  const std::size_t s1 = (kDepth + 1) * kBlock;
+  const std::size_t bound = s1 + 4 * kWorkers * kDepth * kBlock;
+  const std::size_t high = tree_high_water(GetParam(), kWorkers, kDepth, kBlock);
+  if (depth_first(GetParam())) {
+    EXPECT_LE(high, bound) << "S1 " << s1;
+  } else if (GetParam() == ThreadSched::kFifo) {
+    EXPECT_GE(high, 20 * s1);  // breadth-first: most of the tree's 2047 blocks at once
+  }
+}
+
+}  // namespace
