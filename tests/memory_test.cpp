@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 #include <vector>
 
@@ -145,6 +146,43 @@ TEST_P(Quota, HoldsTheDepthFirstBoundOnATreeWhereFifoDoesNot) {
     EXPECT_LE(high, bound) << "S1 " << s1;
   } else if (GetParam() == ThreadSched::kFifo) {
     EXPECT_GE(high, 20 * s1);  // breadth-first: most of the tree's 2047 blocks at once
+  }
+}
+
+// A tree of threads whose nodes allocate, sum their subtree and yield now and then, with
+// 8 workers on this machine's cores and a quota small enough to preempt at every node: the
+// schedulers' steal, preempt and deque-overflow paths run under contention, and a lost or
+// doubly-run thread shows in the sum.
+std::uint64_t counting_tree(int depth, std::uint64_t label) {
+  void* held = weft::allocate(512);
+  std::uint64_t sum = label;
+  if (depth > 0) {
+    std::uint64_t left_sum = 0;
+    weft::thread left([&] { left_sum = counting_tree(depth - 1, 2 * label); });
+    if (label % 7 == 0) weft::this_thread::yield();
+    sum += counting_tree(depth - 1, 2 * label + 1);
+    left.join();
+    sum += left_sum;
+  }
+  weft::deallocate(held, 512);
+  return sum;
+}
+
+TEST_P(Quota, StressForksJoinsYieldsAndPreemptionsOversubscribed) {
+  constexpr int kDepth = 10;
+  std::uint64_t expected = 0;  // the labels of a heap-numbered complete tree: 1 .. 2^(d+1)-1
+  for (std::uint64_t i = 1; i < (std::uint64_t{2} << kDepth); ++i) expected += i;
+  // Sanitized builds are some 100 times slower here: fewer rounds, the same paths.
+  const int rounds = (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? 3 : 30;
+  for (int round = 0; round < rounds; ++round) {
+    weft::Runtime rt(config(GetParam(), 8, 1024));
+    const std::uint64_t got = rt.run([] {
+      std::uint64_t result = 0;
+      weft::thread root([&] { result = counting_tree(kDepth, 1); });
+      root.join();
+      return result;
+    });
+    ASSERT_EQ(got, expected) << "round " << round;
   }
 }
 
