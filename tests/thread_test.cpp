@@ -264,6 +264,37 @@ TEST_P(Threads, AJoinHoldingAMutexNeverRunsATaskThatLocksIt) {
   });
 }
 
+// The same pattern in tasks on the workers' own stacks: a task that holds a weft::mutex and
+// waits for a stolen task must not help by running, on its stack, a task that locks it.
+TEST_P(Threads, ATaskHoldingAMutexNeverHelpsWithATaskThatLocksIt) {
+  weft::Runtime rt(config(GetParam(), 2));
+  rt.run([] {
+    weft::mutex m;
+    std::atomic<int> locked_by_tasks{0};
+    weft::scope([&](weft::Scope& outer) {
+      for (int t = 0; t < 8; ++t) {
+        outer.spawn([&] {
+          for (int round = 0; round < 50; ++round) {
+            auto locker = weft::spawn([&] {
+              std::lock_guard lock(m);
+              locked_by_tasks.fetch_add(1);
+            });
+            std::unique_lock lock(m);
+            auto busy = weft::spawn([] {
+              volatile int x = 0;
+              for (int i = 0; i < 2000; ++i) x = x + i;
+            });
+            busy.join();
+            lock.unlock();
+            locker.join();
+          }
+        });
+      }
+    });
+    EXPECT_EQ(locked_by_tasks.load(), 8 * 50);
+  });
+}
+
 long fib(int n) {
   if (n < 2) return n;
   auto a = weft::spawn([n] { return fib(n - 1); });

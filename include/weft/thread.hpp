@@ -28,8 +28,18 @@
 #include <utility>
 
 #include "weft/detail/thread_core.hpp"
+#include "weft/detail/worker_core.hpp"
 
 namespace weft {
+
+namespace detail {
+// Who holds a mutex, for the owner check: the user-level thread, or the worker whose own
+// stack the calling task runs on (sync_caller's answer, from the core sync_core returned).
+inline const void* sync_identity(const WorkerCore* core) noexcept {
+  return core->thread != nullptr ? static_cast<const void*>(core->thread)
+                                 : static_cast<const void*>(core->runner);
+}
+}  // namespace detail
 
 struct thread_options {
   std::size_t stack_bytes = 0;  // 0: Config::thread_stack_bytes (WEFT_THREAD_STACK)
@@ -112,28 +122,31 @@ class mutex {
   mutex& operator=(const mutex&) = delete;
 
   void lock() {
-    const void* me = detail::sync_caller("weft::mutex::lock");
+    detail::WorkerCore* const core = detail::sync_core("weft::mutex::lock");
     std::uint32_t expected = kFree;
     // acquire: the previous holder's writes happen-before ours.
     if (!state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire,
                                         std::memory_order_relaxed)) {
       lock_contended();
     }
-    owner_.store(me, std::memory_order_relaxed);
+    owner_.store(detail::sync_identity(core), std::memory_order_relaxed);
+    ++core->held_mutexes;
   }
   bool try_lock() {
-    const void* me = detail::sync_caller("weft::mutex::try_lock");
+    detail::WorkerCore* const core = detail::sync_core("weft::mutex::try_lock");
     std::uint32_t expected = kFree;
     if (!state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire,
                                         std::memory_order_relaxed)) {
       return false;
     }
-    owner_.store(me, std::memory_order_relaxed);
+    owner_.store(detail::sync_identity(core), std::memory_order_relaxed);
+    ++core->held_mutexes;
     return true;
   }
   void unlock() {
-    const void* me = detail::sync_caller("weft::mutex::unlock");
-    if (owner_.load(std::memory_order_relaxed) != me) unlock_misuse();
+    detail::WorkerCore* const core = detail::sync_core("weft::mutex::unlock");
+    if (owner_.load(std::memory_order_relaxed) != detail::sync_identity(core)) unlock_misuse();
+    --core->held_mutexes;
     owner_.store(nullptr, std::memory_order_relaxed);
     std::uint32_t expected = kLocked;
     // release: our writes happen-before the next holder's acquire.

@@ -151,7 +151,19 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
       return static_cast<Outcome>(state);
     }
     if (stack.request_flagged()) serve_requests();  // answer now, not at the thief's timeout
-    if (may_help()) {
+    if (held_mutexes > 0) {
+      // A task helped here could lock a mutex we hold, on top of us (rayon #592): wait as a
+      // blocked task does (W3), running threads and stealing into new threads instead.
+      if (UThread* t = pool_.threads().take(id)) {
+        run_thread(t);
+        rounds = 0;
+        continue;
+      }
+      if (rounds >= 16 && steal_for_waiter()) {
+        rounds = 0;
+        continue;
+      }
+    } else if (may_help()) {
       if (thief >= 0 && thief != id && steal_from(pool_.worker(static_cast<unsigned>(thief)))) {
         leapfrogs.bump();
         rounds = 0;

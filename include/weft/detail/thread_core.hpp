@@ -31,6 +31,7 @@
 namespace weft::detail {
 
 struct UThread;  // a user-level thread's control block (src/core/threads/uthread.hpp)
+struct WorkerCore;
 
 class ThreadBody {
  public:
@@ -81,6 +82,8 @@ void wake(WaitNode* node) noexcept;
 // stack the calling task runs on); aborts with a message naming `what` when the caller is
 // not under a runtime.
 const void* sync_caller(const char* what) noexcept;
+// The same check, returning the caller's core (its identity is sync_identity(core)).
+WorkerCore* sync_core(const char* what) noexcept;
 [[noreturn]] void thread_misuse(const char* message) noexcept;
 
 UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes);

@@ -71,6 +71,11 @@ struct alignas(kFalseSharingRange) WorkerCore {
   Worker* runner = nullptr;
   // The user-level thread this core belongs to; nullptr for a worker's own core.
   UThread* thread = nullptr;
+  // weft::mutexes held by the code running on this core (a thread's, or the tasks on a
+  // worker's own stack); written only by that code. While it is not 0 a task's join of a
+  // stolen task does not help with other tasks on this stack: one of them could lock a
+  // mutex the joiner holds (rayon #592).
+  std::int32_t held_mutexes = 0;
 };
 
 // Stands in for a worker on threads outside any runtime: its task stack has no slots, so

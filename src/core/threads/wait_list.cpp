@@ -71,6 +71,12 @@ void wake(WaitNode* node) noexcept {
 }
 
 const void* sync_caller(const char* what) noexcept {
+  WorkerCore* const core = sync_core(what);
+  return core->thread != nullptr ? static_cast<const void*>(core->thread)
+                                 : static_cast<const void*>(core->runner);
+}
+
+WorkerCore* sync_core(const char* what) noexcept {
   WorkerCore* const core = current_worker_uncached();
   if (core == &g_serial_worker || core->runner == nullptr) {
     std::fprintf(stderr,
@@ -80,8 +86,7 @@ const void* sync_caller(const char* what) noexcept {
     std::fflush(stderr);
     std::abort();
   }
-  return core->thread != nullptr ? static_cast<const void*>(core->thread)
-                                 : static_cast<const void*>(core->runner);
+  return core;
 }
 
 }  // namespace weft::detail
