@@ -8,13 +8,16 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "weft/detail/sanitizers.hpp"
@@ -262,6 +265,64 @@ TEST_P(Threads, AJoinHoldingAMutexNeverRunsATaskThatLocksIt) {
     for (auto& t : threads) t.join();
     EXPECT_EQ(locked_by_tasks.load(), 8 * 20);
   });
+}
+
+// A yield lets another ready thread run under every scheduler, including those that would
+// otherwise pick the yielder again (lifo: the newest; df, dfd: the leftmost).
+TEST_P(Threads, YieldAlternatesTwoThreadsOnOneWorker) {
+  weft::Runtime rt(config(GetParam(), 1));
+  std::vector<int> log;
+  rt.run([&] {
+    auto body = [&](int who) {
+      for (int i = 0; i < 1000; ++i) {
+        log.push_back(who);
+        weft::this_thread::yield();
+      }
+    };
+    weft::thread a(body, 0);
+    weft::thread b(body, 1);
+    a.join();
+    b.join();
+  });
+  ASSERT_EQ(log.size(), 2000u);
+  int switches = 0;
+  for (std::size_t i = 1; i < log.size(); ++i) switches += log[i] != log[i - 1] ? 1 : 0;
+  EXPECT_GE(switches, 1990);
+}
+
+// The exception being handled belongs to the thread, not to the OS thread it ran on: a
+// `throw;` in a handler after the thread parked (and maybe resumed on the other worker)
+// rethrows it, and std::uncaught_exceptions() counts the thread's own.
+TEST_P(Threads, ACatchHandlerRethrowsAfterParkingAndMoving) {
+  weft::Runtime rt(config(GetParam(), 2));
+  int caught = 0;
+  int moved = 0;
+  rt.run([&] {
+    for (int i = 0; i < 200; ++i) {
+      weft::thread outer([&] {
+        try {
+          try {
+            throw std::runtime_error("inner");
+          } catch (...) {
+            const int before = weft::this_worker_id();
+            // Long enough that the other worker is idle when the sleeper ends.
+            weft::thread sleeper(
+                [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); });
+            sleeper.join();  // parks while the sleeper runs
+            if (weft::this_worker_id() != before) ++moved;
+            EXPECT_EQ(std::uncaught_exceptions(), 0);
+            throw;
+          }
+        } catch (const std::runtime_error& e) {
+          if (std::string(e.what()) == "inner") ++caught;
+        }
+      });
+      outer.join();
+    }
+  });
+  EXPECT_EQ(caught, 200);
+  // Not asserted (the schedulers decide), only reported: how often the handler moved.
+  RecordProperty("moved", moved);
 }
 
 // The same pattern in tasks on the workers' own stacks: a task that holds a weft::mutex and

@@ -52,7 +52,14 @@ class Worker final : public WorkerCore {
   // What a thread that switched back to this worker's own stack asks it to do there, once
   // it can no longer be running (W1).
   struct AfterSwitch {
-    enum Kind : std::uint8_t { kPark, kParkOnSlot, kYield, kRunChild, kExit } kind = kPark;
+    enum Kind : std::uint8_t {
+      kPark,
+      kParkOnSlot,
+      kYield,
+      kPreempt,
+      kRunChild,
+      kExit
+    } kind = kPark;
     std::atomic<bool>* unlock = nullptr;  // kPark: the wait list's lock word to release
     Slot* slot = nullptr;                 // kParkOnSlot: the stolen task awaited
     UThread* child = nullptr;             // kRunChild: runs next, here

@@ -71,7 +71,7 @@ void* allocate(std::size_t bytes, std::size_t align) {
     if (t->quota_used >= static_cast<std::int64_t>(quota)) {
       t->pool->threads().count_preemption();
       detail::switch_to_worker(
-          detail::Worker::AfterSwitch{.kind = detail::Worker::AfterSwitch::kYield});
+          detail::Worker::AfterSwitch{.kind = detail::Worker::AfterSwitch::kPreempt});
     }
   }
   return p;

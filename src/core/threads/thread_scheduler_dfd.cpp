@@ -105,7 +105,9 @@ UThread* ThreadScheduler::dfd_steal_locked(int worker) noexcept {
       d = next;
       continue;
     }
-    UThread* const t = d->steal();
+    // A deque without owner is ours alone under the lock: take its leftmost thread (its
+    // bottom), as df would, rather than the oldest, which is the rightmost.
+    UThread* const t = d->owner == -1 ? d->pop() : d->steal();
     if (t != nullptr) {
       // Our deque moves to just right of the victim's: what we push now follows the
       // victim's remaining threads in the serial order.

@@ -53,6 +53,7 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   t->number = made_.fetch_add(1, std::memory_order_relaxed) + 1;
   t->refs.store(2, std::memory_order_relaxed);  // published by the scheduler's lock
   t->finished = false;
+  t->exceptions = {};
   t->ever_stealable = false;
   t->state.store(UThread::State::kReady, std::memory_order_relaxed);
   t->detached = false;

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <vector>
 
+#include "platform/exception_state.hpp"
 #include "platform/fiber_context.hpp"
 #include "platform/fiber_stack.hpp"
 #include "weft/detail/thread_core.hpp"
@@ -39,6 +40,8 @@ struct UThread {
   enum class State : std::uint8_t { kReady, kRunning, kBlocked, kDone };
 
   platform::ExecutionContext context;
+  // The exceptions its code is handling, kept while it is off a worker (exception_state.hpp).
+  platform::ExceptionState exceptions;
   platform::FiberStack stack;
   bool pooled_stack = false;  // from the store's pool (the default size), else mapped alone
   // Its task stack and counters: what tls_worker points to while it runs.
