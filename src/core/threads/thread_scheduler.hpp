@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/threads/spin_lock.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/config.hpp"
 
@@ -55,6 +56,16 @@ class ThreadScheduler {
   WorkerCore* stealable_core() noexcept;
   bool has_stealable() const noexcept {
     return stealable_count_.load(std::memory_order_relaxed) > 0;
+  }
+
+  // Runs fn() under the lock, for reports (thread_report.hpp): no thread changes state
+  // meanwhile, so a kBlocked thread's parked_on node stays valid. Not counted in
+  // lock_acquisitions(), which the deadlock watch reads as its sign of progress.
+  template <class F>
+  void inspect(F&& fn) noexcept {
+    lock_spinning(lock_);
+    fn();
+    unlock_spinning(lock_);
   }
 
   std::uint64_t lock_acquisitions() const noexcept {

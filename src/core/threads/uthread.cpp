@@ -66,6 +66,14 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   return t;
 }
 
+std::vector<UThread*> ThreadStore::blocks() {
+  std::vector<UThread*> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(all_.size());
+  for (const auto& t : all_) out.push_back(t.get());
+  return out;
+}
+
 void ThreadStore::release_stack(UThread& t) noexcept {
   stack_bytes_live_.fetch_sub(t.stack.usable_bytes(), std::memory_order_relaxed);
   if (t.pooled_stack) {
