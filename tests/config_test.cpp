@@ -598,6 +598,56 @@ TEST(BarrierMode, AFirstRuntimeAskingForFenceDecidesFence) {
               "decided by its first runtime");
 }
 
+// ---- The deadlock detector and the thread debug switch ----
+
+TEST_F(FromEnv, DeadlockActionAndWindow) {
+  const weft::Config d;
+  EXPECT_EQ(d.deadlock, weft::DeadlockAction::kAbort);
+  EXPECT_EQ(d.deadlock_ms, 2000u);
+  EXPECT_FALSE(d.thread_debug);
+  for (const auto& [text, action] : {std::pair{"abort", weft::DeadlockAction::kAbort},
+                                     {"report", weft::DeadlockAction::kReport},
+                                     {"off", weft::DeadlockAction::kOff}}) {
+    setenv("WEFT_DEADLOCK", text, 1);
+    EXPECT_EQ(weft::Config::from_env().deadlock, action) << text;
+  }
+  unsetenv("WEFT_DEADLOCK");
+  EXPECT_EQ(error_with("WEFT_DEADLOCK", "warn"),
+            "WEFT_DEADLOCK=\"warn\": unknown deadlock action (allowed: abort, report, off)");
+  for (const char* bad : {"Abort", " off", "0", "1"}) expect_rejected("WEFT_DEADLOCK", bad);
+  setenv("WEFT_DEADLOCK_MS", "100", 1);
+  EXPECT_EQ(weft::Config::from_env().deadlock_ms, 100u);
+  setenv("WEFT_DEADLOCK_MS", "3600000", 1);
+  EXPECT_EQ(weft::Config::from_env().deadlock_ms, 3600000u);
+  unsetenv("WEFT_DEADLOCK_MS");
+  for (const char* bad : {"0", "-1", "3600001", "2s", "1.5", "abc"}) {
+    expect_rejected("WEFT_DEADLOCK_MS", bad);
+  }
+  EXPECT_EQ(error_with("WEFT_DEADLOCK_MS", "0"),
+            "WEFT_DEADLOCK_MS=\"0\": expected milliseconds from 1 to 3600000");
+}
+
+TEST_F(FromEnv, ThreadDebug) {
+  setenv("WEFT_THREAD_DEBUG", "1", 1);
+  EXPECT_TRUE(weft::Config::from_env().thread_debug);
+  setenv("WEFT_THREAD_DEBUG", "off", 1);
+  EXPECT_FALSE(weft::Config::from_env().thread_debug);
+  unsetenv("WEFT_THREAD_DEBUG");
+  for (const char* bad : {"2", "debug", "-1"}) expect_rejected("WEFT_THREAD_DEBUG", bad);
+}
+
+TEST(DeadlockConfig, BadFieldsInCodeAreConfigErrors) {
+  weft::Config c;
+  c.workers = 1;
+  c.deadlock_ms = 0;
+  EXPECT_EQ(config_error([&] { weft::Runtime rt(c); }),
+            "Config::deadlock_ms=0: expected milliseconds from 1 to 3600000");
+  c.deadlock_ms = 100;
+  c.deadlock = static_cast<weft::DeadlockAction>(3);
+  EXPECT_EQ(config_error([&] { weft::Runtime rt(c); }),
+            "Config::deadlock=3: unknown deadlock action (allowed: abort, report, off)");
+}
+
 // ---- The worker stack's upper bound, and a stack that cannot be had ----
 
 TEST_F(FromEnv, StackSizeAboveTheMaximumIsRejected) {

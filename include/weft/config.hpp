@@ -123,6 +123,14 @@ enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
 //          worker runs from a deque of its own, and the deques sit in one depth-first list
 //          that only steals and preemptions touch (Narlikar's DFDeques).
 enum class ThreadSched : std::uint8_t { kFifo, kLifo, kDf, kDfd };
+// What the deadlock detector does when every worker is idle or waiting, no user-level thread
+// is ready and some thread or task waits on a weft primitive, with nothing changing for
+// Config::deadlock_ms (docs/ARCHITECTURE.md, "User-level threads"):
+//   kAbort   lists each waiting thread and task and what it waits on to stderr, then aborts.
+//   kReport  prints the same list once per deadlock and keeps waiting (something outside the
+//            runtime, a run() from another OS thread, may still end it).
+//   kOff     does nothing.
+enum class DeadlockAction : std::uint8_t { kAbort, kReport, kOff };
 // The names WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK take ("pcb", "pool", "lazy"),
 // for tools that label runs; the parsers accept exactly those names and throw ConfigError
 // naming `setting`, the value given and the names allowed otherwise.
@@ -189,6 +197,14 @@ struct Config {
   std::size_t thread_stack_bytes = std::size_t{16} << 10;
   ThreadSched thread_sched = ThreadSched::kDf;
   std::size_t mem_quota_bytes = 0;
+  // The deadlock detector: what it does (WEFT_DEADLOCK=abort|report|off) once the pool has
+  // been stuck for deadlock_ms milliseconds (WEFT_DEADLOCK_MS, 1 to 3600000).
+  DeadlockAction deadlock = DeadlockAction::kAbort;
+  std::uint32_t deadlock_ms = 2000;
+  // Each thread records a backtrace when it parks, which Runtime::dump_threads() and the
+  // deadlock report print; off, it costs one predictable branch per park.
+  // (WEFT_THREAD_DEBUG=0|1)
+  bool thread_debug = false;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
   // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,

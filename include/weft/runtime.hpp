@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,6 +127,16 @@ class Runtime {
   // The timeline recorded so far (Config::trace_events per worker; empty when 0). Events
   // already recorded never change, so this may be called at any time.
   Trace trace() const;
+
+  // Lists every live user-level thread of this runtime, one line each: its number, its state
+  // (ready, running, blocked) and, for a blocked one, what it waits on (a weft::mutex and the
+  // thread or task holding it, a condition_variable, a semaphore, a barrier, the thread it
+  // joins), in the words of the deadlock report; then each task waiting on a weft primitive.
+  // With Config::thread_debug, a blocked thread's line is followed by the backtrace taken
+  // when it parked. A snapshot: callable from any thread at any time, inside run() too.
+  // Without an argument it writes to std::cerr.
+  void dump_threads() const;
+  void dump_threads(std::ostream& out) const;
 
  private:
   void submit_and_wait(detail::RootJob& job);

@@ -12,7 +12,9 @@
 // Everything here must be used under a Runtime (inside run(), or a thread started there);
 // anywhere else it aborts with a message, as do an unlock by a thread that does not hold the
 // mutex, a second join, destroying a joinable thread, and an exception leaving a detached
-// thread.
+// thread. A thread that overflows its stack dies with a message naming it and the stack's
+// size; a deadlock of threads and tasks on these primitives is reported, with what each
+// waits on (Config::deadlock); Runtime::dump_threads() lists the threads at any time.
 #pragma once
 
 #include <atomic>
@@ -192,6 +194,11 @@ class condition_variable {
   }
 
  private:
+  template <class>
+  friend class barrier;
+  // wait(), reported as a wait on `what` of `kind` (a barrier waits on its condition).
+  void wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind, const void* what);
+
   detail::WaitList waiters_;
 };
 
@@ -280,7 +287,7 @@ class barrier {
   }
   void wait(arrival_token&& token) const {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return phase_ != token.phase_; });
+    while (phase_ == token.phase_) changed_.wait_as(lock, detail::WaitKind::kBarrier, this);
   }
   void arrive_and_wait() { wait(arrive()); }
   void arrive_and_drop() {

@@ -199,6 +199,31 @@ constexpr ConfigField kFields[] = {
      .hi = kGiB,
      .get = get<&Config::mem_quota_bytes>,
      .set = set<&Config::mem_quota_bytes>},
+    {.field = "deadlock",
+     .variable = "WEFT_DEADLOCK",
+     .default_text = "`abort`",
+     .kind = FieldKind::kChoice,
+     .what = "deadlock action",
+     .names = "abort, report, off",  // in DeadlockAction's order
+     .get = get<&Config::deadlock>,
+     .set = set<&Config::deadlock>},
+    // At least a millisecond (0 would report every idle moment); at most an hour, beyond
+    // which `off` says what is meant.
+    {.field = "deadlock_ms",
+     .variable = "WEFT_DEADLOCK_MS",
+     .default_text = "`2000`",
+     .kind = FieldKind::kCount,
+     .what = "milliseconds",
+     .lo = 1,
+     .hi = 3600000,
+     .get = get<&Config::deadlock_ms>,
+     .set = set<&Config::deadlock_ms>},
+    {.field = "thread_debug",
+     .variable = "WEFT_THREAD_DEBUG",
+     .default_text = "`0`",
+     .kind = FieldKind::kBool,
+     .get = get<&Config::thread_debug>,
+     .set = set<&Config::thread_debug>},
 };
 #pragma GCC diagnostic pop
 

@@ -13,16 +13,30 @@
 #include "core/loop/dlist_queue.hpp"
 #include "core/loop/pcb_queue.hpp"
 #include "core/nested_runs.hpp"
+#include "core/threads/overflow_report.hpp"
+#include "core/threads/thread_report.hpp"
 #include "platform/fork_generation.hpp"
 
 namespace weft::detail {
 
+namespace {
+// Checked before any member is sized by it (a worker count of 4 billion would otherwise be
+// an allocation failure, not a ConfigError).
+const Config& validated(const Config& config) {
+  config.validate();
+  return config;
+}
+}  // namespace
+
 Pool::Pool(const Config& config)
-    : config_(config),
+    : config_(validated(config)),
       fork_generation_(platform::fork_generation()),
       thread_store_(*this, config.thread_stack_bytes),
-      threads_(config.thread_sched) {
-  config_.validate();
+      threads_(config.thread_sched),
+      task_waits_(config.resolved_workers()),
+      deadlock_watch_(config.deadlock, config.deadlock_ms) {
+  install_overflow_report();
+  if (config_.thread_debug) prepare_park_traces();
   threads_.set_waker([](void* sleep) { static_cast<Sleep*>(sleep)->announce(); }, &sleep_);
   threads_.set_workers(config_.resolved_workers());
   init_barrier_mode(config_.barrier);
@@ -115,7 +129,9 @@ bool Pool::sleep(std::chrono::microseconds nap, bool& watching) noexcept {
   // Live threads keep a run active: their spawns wake nobody, so the watchman must nap.
   const bool run_active =
       active_runs_.load(std::memory_order_seq_cst) > 0 || thread_store_.live() > 0;
-  return sleep_.wait(ticket, nap, watching, run_active);
+  const bool woken = sleep_.wait(ticket, nap, watching, run_active);
+  if (!woken && watching) deadlock_watch_.look(*this);
+  return woken;
 }
 
 }  // namespace weft::detail

@@ -13,6 +13,8 @@
 #include "core/loop/frame_store.hpp"
 #include "core/loop/loop_queue.hpp"
 #include "core/sleep.hpp"
+#include "core/threads/deadlock_watch.hpp"
+#include "core/threads/task_waits.hpp"
 #include "core/threads/thread_scheduler.hpp"
 #include "core/threads/uthread.hpp"
 #include "core/worker.hpp"
@@ -52,6 +54,10 @@ class Pool {
   // User-level threads: their blocks and stacks, and the ready ones' order.
   ThreadStore& thread_store() noexcept { return thread_store_; }
   ThreadScheduler& threads() noexcept { return threads_; }
+  // Tasks waiting on weft primitives, and the deadlock detector that watches them and the
+  // threads.
+  TaskWaits& task_waits() noexcept { return task_waits_; }
+  DeadlockWatch& deadlock_watch() noexcept { return deadlock_watch_; }
 
   // Guards the workers' stats baselines: stats() and reset_stats() may come from any threads.
   std::mutex& stats_mutex() const noexcept { return stats_mutex_; }
@@ -69,9 +75,13 @@ class Pool {
   void finish_root(RootJob& job) noexcept;
 
   bool shutting_down() const noexcept { return shutdown_.load(std::memory_order_acquire); }
+  bool has_pending_roots() const noexcept {
+    return pending_roots_.load(std::memory_order_seq_cst) > 0;
+  }
   // Sleeps until work may be there (Sleep::wait), unless a root job or shutdown is already
   // pending. While a run is active the caller may become the watchman and nap for `nap`;
-  // otherwise it parks. Returns true if something woke it, false if the nap ran out.
+  // otherwise it parks. Returns true if something woke it, false if the nap ran out (the
+  // watchman then has the deadlock watch look: D1 in deadlock_watch.hpp).
   bool sleep(std::chrono::microseconds nap, bool& watching) noexcept;
   void stop_watching(bool& watching) noexcept { sleep_.stop_watching(watching); }
   void after_steal(bool& watching, bool left_work) noexcept {
@@ -95,6 +105,8 @@ class Pool {
   FramePool frame_pool_;
   ThreadStore thread_store_;
   ThreadScheduler threads_;
+  TaskWaits task_waits_;
+  DeadlockWatch deadlock_watch_;
   std::vector<std::unique_ptr<Worker>> workers_;
   alignas(kFalseSharingRange) std::atomic<std::int32_t> idle_workers_{0};
 

@@ -1,9 +1,11 @@
 // Runtime: the public face of a Pool.
 #include "weft/runtime.hpp"
 
+#include <iostream>
 #include <mutex>
 
 #include "core/pool.hpp"
+#include "core/threads/thread_report.hpp"
 
 namespace weft {
 
@@ -36,6 +38,17 @@ Trace Runtime::trace() const {
   t.origin_ns = pool_->origin_ns();
   for (unsigned i = 0; i < pool_->size(); ++i) t.workers.push_back(pool_->worker(i).trace());
   return t;
+}
+
+void Runtime::dump_threads() const { dump_threads(std::cerr); }
+
+void Runtime::dump_threads(std::ostream& out) const {
+  const detail::ThreadReport report = detail::take_thread_report(*pool_);
+  out << "weft: " << report.threads.size() << " live thread"
+      << (report.threads.size() == 1 ? "" : "s") << ", " << report.tasks.size() << " task"
+      << (report.tasks.size() == 1 ? "" : "s") << " waiting on weft primitives\n";
+  detail::write_thread_report(report, out, /*blocked_only=*/false);
+  out.flush();
 }
 
 void Runtime::reset_stats() {

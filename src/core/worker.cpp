@@ -22,6 +22,7 @@
 #include "core/config_fields.hpp"
 #include "core/pool.hpp"
 #include "core/threads/thread_runner.hpp"
+#include "platform/guard_fault.hpp"
 
 namespace weft::detail {
 
@@ -81,6 +82,9 @@ void Worker::start(int cpu) {
 }
 
 void Worker::main_loop() noexcept {
+  // Where a thread's stack overflow is reported: its own stack is spent by then (G1 in
+  // platform/guard_fault.hpp).
+  const platform::AlternateSignalStack signal_stack;
   tls_worker = this;
   stack_base_ = platform::stack_pointer();
   home.adopt_thread();

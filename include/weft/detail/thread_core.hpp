@@ -49,12 +49,19 @@ class ThreadBodyOf final : public ThreadBody {
   F f_;
 };
 
+// What a WaitNode waits on, for the deadlock report and Runtime::dump_threads().
+enum class WaitKind : std::uint8_t { kMutex, kConditionVariable, kSemaphore, kBarrier, kJoin };
+
 struct WaitNode {
   UThread* thread = nullptr;  // the waiting user-level thread; nullptr: a task (W3)
   std::atomic<bool> signaled{false};
   WaitNode* next = nullptr;
-  std::uintptr_t handed = 0;       // what the waker handed over (a semaphore's units, a lock)
-  const void* waits_on = nullptr;  // the primitive, for reports
+  std::uintptr_t handed = 0;  // what the waker handed over (a semaphore's units, a lock)
+  // For reports, set before the node is queued and constant while it is: the primitive (the
+  // UThread joined, for kJoin), and for kMutex the mutex's owner word.
+  const void* waits_on = nullptr;
+  WaitKind kind = WaitKind::kMutex;
+  const std::atomic<const void*>* holder = nullptr;
 };
 
 class WaitList {

@@ -37,6 +37,8 @@ void mutex::lock_contended() {
   }
   detail::WaitNode node;
   node.waits_on = this;
+  node.kind = detail::WaitKind::kMutex;
+  node.holder = &owner_;
   waiters_.push_back(node);
   waiters_.block(node);
   // Handed over (M1): the mutex is ours; the unlocker's writes happen-before the wake.
@@ -86,9 +88,15 @@ void condition_variable::notify_all() noexcept {
 }
 
 void condition_variable::wait(std::unique_lock<mutex>& lock) {
+  wait_as(lock, detail::WaitKind::kConditionVariable, this);
+}
+
+void condition_variable::wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind,
+                                 const void* what) {
   if (!lock.owns_lock()) detail::thread_misuse("condition_variable::wait without the lock held");
   detail::WaitNode node;
-  node.waits_on = this;
+  node.waits_on = what;
+  node.kind = kind;
   waiters_.lock();
   waiters_.push_back(node);
   lock.mutex()->unlock();  // takes the mutex's list lock inside the cv's: always that order
@@ -134,6 +142,7 @@ void SemaphoreCore::acquire() {
   }
   WaitNode node;  // M2: the count is 0 and only grows under the lock we hold
   node.waits_on = this;
+  node.kind = WaitKind::kSemaphore;
   waiters_.push_back(node);
   waiters_.block(node);
 }

@@ -29,6 +29,7 @@ void join_thread(UThread* t) {
   if (!t->finished) {
     WaitNode node;
     node.waits_on = t;
+    node.kind = WaitKind::kJoin;
     t->join_list.push_back(node);
     t->join_list.block(node);
   } else {

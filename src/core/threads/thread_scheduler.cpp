@@ -60,7 +60,10 @@ void ThreadScheduler::resume_creator(UThread* creator, int worker) noexcept {
 
 void ThreadScheduler::make_ready(UThread* t, int worker) noexcept {
   if (policy_ == ThreadSched::kDfd && !t->ever_stealable) {
-    t->state.store(UThread::State::kReady, kRelaxed);
+    t->state.store(UThread::State::kReady, std::memory_order_seq_cst);  // S5
+    if (inspecting_.load(std::memory_order_seq_cst) > 0) {
+      Guard g(*this);  // the report that may be reading its node is done with it
+    }
     dfd_push(t, worker);
     wake();  // another worker may be idle while ours is busy with what woke it
     return;

@@ -34,6 +34,9 @@
 //   S4  dfd: a deque in R with owner -1 is never pushed again, so once empty it is dead and
 //       the thief that finds it so unlinks and recycles it; deques are never freed while
 //       the scheduler lives (a lock-free look at one is always a valid read).
+//   S5  A report (inspect) reads a kBlocked thread's parked_on node under the lock; dfd's
+//       wake, which takes no lock, first makes the thread kReady and then, if a report is
+//       under way, passes through the lock before the thread can run (seq_cst pair).
 // The stealable list: blocked threads whose task stacks held unstarted tasks when they
 // parked; an idle worker steals from them (their owners cannot push them anywhere else).
 #pragma once
@@ -45,6 +48,7 @@
 
 #include "core/threads/df_order.hpp"
 #include "core/threads/thread_deque.hpp"
+#include "core/threads/spin_lock.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/config.hpp"
 
@@ -98,6 +102,21 @@ class ThreadScheduler {
   WorkerCore* stealable_core() noexcept;
   bool has_stealable() const noexcept {
     return stealable_count_.load(std::memory_order_relaxed) > 0;
+  }
+
+  // Runs fn() under the lock, for reports (thread_report.hpp): no thread changes state
+  // meanwhile, so a kBlocked thread's parked_on node stays valid. Not counted in
+  // lock_acquisitions(), which the deadlock watch reads as its sign of progress.
+  template <class F>
+  void inspect(F&& fn) noexcept {
+    // seq_cst: dfd's lock-free wake stores the thread's kReady, then loads this (a Dekker
+    // pair): either the report sees kReady and skips the node, or the waker sees the report
+    // and waits for the lock before the thread can run (S5).
+    inspecting_.fetch_add(1, std::memory_order_seq_cst);
+    lock_spinning(lock_);
+    fn();
+    unlock_spinning(lock_);
+    inspecting_.fetch_sub(1, std::memory_order_seq_cst);
   }
 
   std::uint64_t lock_acquisitions() const noexcept {
@@ -156,6 +175,7 @@ class ThreadScheduler {
   // Written under the lock (relaxed load and store), read racily for stats.
   std::atomic<std::uint64_t> acquisitions_{0};
   std::atomic<std::uint64_t> dummies_{0};
+  std::atomic<int> inspecting_{0};  // reports under way (inspect, S5)
   std::atomic<std::uint64_t> preemptions_{0};
   void (*waker_)(void*) = nullptr;
   void* waker_arg_ = nullptr;

@@ -55,7 +55,7 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   t->finished = false;
   t->exceptions = {};
   t->ever_stealable = false;
-  t->state.store(UThread::State::kReady, std::memory_order_relaxed);
+  t->state.store(UThread::State::kDone, std::memory_order_relaxed);  // until added
   t->detached = false;
   t->folded_spawns = t->core.spawns.get();
   t->folded_overflow_spawns = t->core.overflow_spawns.get();
@@ -67,6 +67,14 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   }
   stack_bytes_live_.fetch_add(stack.usable_bytes(), std::memory_order_relaxed);
   return t;
+}
+
+std::vector<UThread*> ThreadStore::blocks() {
+  std::vector<UThread*> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(all_.size());
+  for (const auto& t : all_) out.push_back(t.get());
+  return out;
 }
 
 void ThreadStore::release_stack(UThread& t) noexcept {

@@ -60,8 +60,9 @@ struct UThread {
 
   // Owned by the scheduler: under its lock, except that dfd writes `state` without it
   // (relaxed: it is only read for reports) and reads `ever_stealable`, which only the
-  // thread's own parks set, to skip the lock at its end.
-  std::atomic<State> state{State::kReady};
+  // thread's own parks set, to skip the lock at its end. kDone until the scheduler first
+  // adds it, so a report that walks the store's blocks skips one still being made.
+  std::atomic<State> state{State::kDone};
   UThread* prev = nullptr;
   UThread* next = nullptr;
   std::uint64_t order_label = 0;  // df: its place in the depth-first order (df_order.hpp)
@@ -72,6 +73,15 @@ struct UThread {
   // Net bytes allocated through weft::allocate since the thread was last scheduled (the df
   // and dfd quota); written by the thread, reset by its worker before each switch to it.
   std::int64_t quota_used = 0;
+  // For reports (thread_report.hpp): the node it is parked on, nullptr while it runs or waits
+  // on a stolen task. Written by the thread itself before it parks and cleared when it
+  // resumes; read under the scheduler's lock only while it is kBlocked, when the node, on
+  // its stack, cannot go away (a waker must take that lock to make it ready).
+  const WaitNode* parked_on = nullptr;
+  // Config::thread_debug: where it last parked on a wait list, as backtrace() gave it.
+  static constexpr int kParkTraceFrames = 24;
+  void* park_trace[kParkTraceFrames] = {};
+  int park_trace_depth = 0;
 
   // The counters of `core` already added to the workers that ran it.
   std::uint64_t folded_spawns = 0;
@@ -97,6 +107,8 @@ class ThreadStore {
   void unref(UThread& t) noexcept;
 
   std::size_t default_stack_bytes() const noexcept { return default_stacks_.usable_bytes(); }
+  // Every block made so far, ended or not (U1): for reports, which skip the kDone ones.
+  std::vector<UThread*> blocks();
   // Threads made and not yet ended, and their high-water mark (relaxed readings).
   std::size_t live() const noexcept { return live_.load(std::memory_order_acquire); }
   std::size_t max_live() const noexcept { return max_live_.load(std::memory_order_relaxed); }

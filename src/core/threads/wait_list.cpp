@@ -4,6 +4,7 @@
 
 #include "core/pool.hpp"
 #include "core/threads/spin_lock.hpp"
+#include "core/threads/thread_report.hpp"
 #include "core/threads/thread_runner.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/detail/thread_core.hpp"
@@ -28,11 +29,57 @@ WaitNode* WaitList::pop_front() noexcept {
   return node;
 }
 
+namespace {
+
+// A task's wait as reports and the deadlock watch see it (task_waits.hpp): registered in its
+// worker's slot for the whole wait (T1), and quiet while its loop finds nothing to do (T2),
+// looking for a deadlock now and then meanwhile (D1 in deadlock_watch.hpp).
+class TaskWait {
+ public:
+  TaskWait(Pool& pool, int worker, const WaitNode& node) noexcept
+      : pool_(pool), worker_(worker), previous_(pool.task_waits().begin(worker, &node)) {}
+  ~TaskWait() {
+    busy();
+    pool_.task_waits().end(worker_, previous_);
+  }
+  TaskWait(const TaskWait&) = delete;
+  TaskWait& operator=(const TaskWait&) = delete;
+
+  // The loop found something to run.
+  void busy() noexcept {
+    if (!quiet_) return;
+    quiet_ = false;
+    pool_.task_waits().leave_quiet();
+  }
+  // The loop found nothing and yielded.
+  void yielded() noexcept {
+    if (!pool_.deadlock_watch().enabled()) return;
+    if (!quiet_) {
+      quiet_ = true;
+      yields_ = 0;
+      pool_.task_waits().enter_quiet();
+    }
+    if (++yields_ % kYieldsPerLook == 0) pool_.deadlock_watch().look(pool_);
+  }
+
+ private:
+  Pool& pool_;
+  const int worker_;
+  const WaitNode* const previous_;
+  bool quiet_ = false;
+  unsigned yields_ = 0;
+};
+
+}  // namespace
+
 void WaitList::block(WaitNode& node) noexcept {
   WorkerCore* const core = current_worker_uncached();
-  if (node.thread != nullptr) {
+  if (UThread* const t = node.thread; t != nullptr) {
+    t->parked_on = &node;  // for reports; published by mark_blocked under the scheduler's lock
+    if (core->runner->home_pool().config().thread_debug) record_park_trace(*t);
     // W1: the worker releases the lock once we are off this stack.
     switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kPark, .unlock = &locked_});
+    t->parked_on = nullptr;
     return;
   }
   // W3: a task on its worker's own stack cannot park. It runs ready threads meanwhile, each
@@ -40,15 +87,18 @@ void WaitList::block(WaitNode& node) noexcept {
   // runs a task here.
   unlock();
   Worker* const w = core->runner;
+  TaskWait wait(w->home_pool(), w->id, node);
   unsigned spins = 0;
   // acquire: pairs with wake()'s release; what the waker handed over is visible.
   while (!node.signaled.load(std::memory_order_acquire)) {
     if (UThread* t = w->home_pool().threads().take(w->id)) {
+      wait.busy();
       w->run_thread(t);
       spins = 0;
       continue;
     }
     if (spins >= 16 && w->steal_for_waiter()) {  // the claim is a thread now: run it next
+      wait.busy();
       spins = 0;
       continue;
     }
@@ -57,6 +107,7 @@ void WaitList::block(WaitNode& node) noexcept {
       platform::cpu_relax();
     } else {
       sched_yield();
+      wait.yielded();
     }
   }
 }
