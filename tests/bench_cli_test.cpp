@@ -135,8 +135,8 @@ TEST(BenchCliArgs, Help) {
 
 TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {error_of({}), "subcommand: missing (expected uts, fib or compare; see --help)"},
-      {error_of({"bench"}), "bench: unknown subcommand (expected uts, fib or compare)"},
+      {error_of({}), "subcommand: missing (expected uts, fib, compare or threads; see --help)"},
+      {error_of({"bench"}), "bench: unknown subcommand (expected uts, fib, compare or threads)"},
       {error_of({"uts", "--bogus", "1"}), "--bogus: unknown option"},
       {error_of({"fib", "30", "--tree", "T3"}), "--tree: unknown option"},
       {error_of({"uts", "-z", "1"}), "-z: unknown option"},

@@ -101,7 +101,78 @@ std::vector<T> parse_choices(std::string_view option, std::string_view text,
   return values;
 }
 
+// --bench's list: micro, matmul, tree, many, each once in the order given.
+std::vector<threads_bench::Bench> parse_benches(std::string_view text) {
+  using threads_bench::Bench;
+  std::vector<Bench> benches;
+  for (std::string_view s : split_list("--bench", text)) {
+    Bench b{};
+    if (s == "micro") {
+      b = Bench::kMicro;
+    } else if (s == "matmul") {
+      b = Bench::kMatmul;
+    } else if (s == "tree") {
+      b = Bench::kTree;
+    } else if (s == "many") {
+      b = Bench::kMany;
+    } else {
+      throw UsageError("--bench " + std::string(s),
+                       "unknown benchmark (known: micro, matmul, tree, many)");
+    }
+    if (std::find(benches.begin(), benches.end(), b) == benches.end()) benches.push_back(b);
+  }
+  return benches;
+}
+
+// --n's list: matmul orders, powers of two from 128 (one level above the 64 base) to 8192.
+std::vector<std::size_t> parse_orders(std::string_view text) {
+  std::vector<std::size_t> orders;
+  for (std::string_view s : split_list("--n", text)) {
+    const std::string item = "--n " + std::string(s);
+    const auto n = static_cast<std::size_t>(parse_integer(item, s, 128, 8192));
+    if ((n & (n - 1)) != 0)
+      throw UsageError(item, "expected a power of two (the recursion halves n)");
+    if (std::find(orders.begin(), orders.end(), n) == orders.end()) orders.push_back(n);
+  }
+  return orders;
+}
+
+std::vector<std::size_t> parse_byte_list(std::string_view option, std::string_view text,
+                                         std::size_t lo, std::size_t hi) {
+  std::vector<std::size_t> values;
+  for (std::string_view s : split_list(option, text)) {
+    const std::size_t v = parse_bytes(std::string(option) + " " + std::string(s), s, lo, hi);
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+  }
+  return values;
+}
+
 }  // namespace
+
+std::size_t parse_bytes(std::string_view argument, std::string_view text, std::size_t lo,
+                        std::size_t hi) {
+  std::size_t unit = 1;
+  std::string_view digits = text;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K': unit = std::size_t{1} << 10; break;
+      case 'M': unit = std::size_t{1} << 20; break;
+      case 'G': unit = std::size_t{1} << 30; break;
+      default: break;
+    }
+    if (unit != 1) digits.remove_suffix(1);
+  }
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  const bool number = !digits.empty() && ec == std::errc{} && ptr == digits.data() + digits.size();
+  if (!number || v > hi / unit || v * unit < lo || v * unit > hi) {
+    throw UsageError(argument, "expected a size from " + threads_bench::bytes_text(lo) + " to " +
+                                   threads_bench::bytes_text(hi) +
+                                   " (bytes, or with a K, M or G suffix), got \"" +
+                                   std::string(text) + "\"");
+  }
+  return static_cast<std::size_t>(v * unit);
+}
 
 std::vector<weft::StealMechanism> parse_mechanisms(std::string_view text) {
   return parse_choices("--mechanism", text, weft::parse_mechanism);
@@ -259,7 +330,7 @@ Cutoff parse_cutoff(std::string_view spec) {
 Options parse_args(std::span<const std::string_view> args) {
   Options o;
   if (args.empty()) {
-    throw UsageError("subcommand", "missing (expected uts, fib or compare; see --help)");
+    throw UsageError("subcommand", "missing (expected uts, fib, compare or threads; see --help)");
   }
   const std::string_view sub = args[0];
   if (sub == "--help" || sub == "-h") return o;
@@ -276,9 +347,13 @@ Options parse_args(std::span<const std::string_view> args) {
     o.repeat = 3;
     o.workload_specs = parse_workload_specs(workloads::default_specs());
     o.peers = known_peers();
+  } else if (sub == "threads") {
+    o.command = Command::kThreads;
+    o.repeat = o.threads.repeat;
   } else {
-    throw UsageError(sub, "unknown subcommand (expected uts, fib or compare)");
+    throw UsageError(sub, "unknown subcommand (expected uts, fib, compare or threads)");
   }
+  bool workers_given = false;
   bool have_n = false;
   std::vector<std::pair<std::string_view, std::string_view>> tree_flags;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -294,13 +369,18 @@ Options parse_args(std::span<const std::string_view> args) {
       continue;
     }
     if (!flag.starts_with("-")) throw UsageError(flag, "unexpected argument");
-    if (flag == "--profile") {  // the only option without a value
+    if (flag == "--profile" && o.command != Command::kThreads) {  // the only one without a value
       o.profile = true;
       continue;
     }
+    const bool threads = o.command == Command::kThreads;
     const bool is_option =
-        flag == "--steal" || flag == "--mechanism" || flag == "--workers" || flag == "--repeat" ||
-        flag == "--json" || (o.command != Command::kCompare && flag == "--trace") ||
+        flag == "--workers" || flag == "--repeat" || flag == "--json" ||
+        (!threads && (flag == "--steal" || flag == "--mechanism")) ||
+        (o.command != Command::kCompare && !threads && flag == "--trace") ||
+        (threads &&
+         (flag == "--bench" || flag == "--sched" || flag == "--n" || flag == "--quota" ||
+          flag == "--stack" || flag == "--depth" || flag == "--count" || flag == "--iters")) ||
         (o.command == Command::kUts &&
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
         (o.command == Command::kCompare &&
@@ -321,6 +401,7 @@ Options parse_args(std::span<const std::string_view> args) {
       o.mechanisms = parse_mechanisms(value);
     } else if (flag == "--workers") {
       o.workers.clear();
+      workers_given = true;
       for (std::string_view w : split_list(flag, value)) {
         const std::string item = "--workers " + std::string(w);
         o.workers.push_back(static_cast<unsigned>(parse_integer(item, w, 1, 4096)));
@@ -358,6 +439,24 @@ Options parse_args(std::span<const std::string_view> args) {
       o.loop_frames = parse_loop_frames(value);
     } else if (flag == "--adaptive") {
       o.adaptive_forks = parse_adaptive_forks(value);
+    } else if (flag == "--bench") {
+      o.threads.benches = parse_benches(value);
+    } else if (flag == "--sched") {
+      o.threads.scheds = parse_choices("--sched", value, weft::parse_thread_sched);
+    } else if (flag == "--n") {
+      o.threads.orders = parse_orders(value);
+    } else if (flag == "--quota") {
+      o.threads.quotas = parse_byte_list(flag, value, 0, std::size_t{1} << 30);
+    } else if (flag == "--stack") {
+      o.threads.stacks = parse_byte_list(flag, value, std::size_t{4} << 10, std::size_t{1} << 30);
+    } else if (flag == "--depth") {
+      o.threads.tree_depth = static_cast<int>(parse_integer(argument, value, 0, 20));
+    } else if (flag == "--count") {
+      o.threads.many_count =
+          static_cast<std::size_t>(parse_integer(argument, value, 1, std::int64_t{1} << 26));
+    } else if (flag == "--iters") {
+      o.threads.micro_iters =
+          static_cast<std::size_t>(parse_integer(argument, value, 1, 1000000000));
     } else if (flag == "--peer-dir") {
       if (value.empty()) throw UsageError(flag, "empty directory name");
       o.peer_dir = value;
@@ -368,6 +467,10 @@ Options parse_args(std::span<const std::string_view> args) {
   if (!o.json.empty() && !o.trace.empty() && same_file(o.json, o.trace)) {
     throw UsageError("--json " + o.json + " and --trace " + o.trace,
                      "the same file (each needs its own)");
+  }
+  if (o.command == Command::kThreads) {
+    o.threads.repeat = o.repeat;
+    if (workers_given) o.threads.workers = o.workers;
   }
   // Flags apply over --tree wherever it appears; with any flag the tree is no longer a preset.
   apply_tree_flags(o, tree_flags);
@@ -389,6 +492,10 @@ std::string usage() {
          "                 [--peer-dir DIR] [--repeat 3] [--json FILE] [--profile]\n"
          "                 [--schedule dynamic:1,factoring,...] [--loops pcb,dlist,split]\n"
          "                 [--frames stack,pool] [--adaptive 0,1,lazy]\n"
+         "  weft-bench threads [--bench micro,matmul,tree,many] [--workers W,...]\n"
+         "                 [--sched fifo,lifo,df,dfd] [--repeat 7] [--n 1024,2048]\n"
+         "                 [--quota K,...] [--stack 16K,1M] [--depth 12] [--count 1048576]\n"
+         "                 [--iters 100000] [--json FILE]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -444,6 +551,31 @@ std::string usage() {
          "\"steal\":null.\n"
          "  concurrent: the thief claims while the victim runs on; request: the thief asks and\n"
          "  the victim hands tasks over at its next spawn, join or poll.\n"
+         "threads: weft's user-level threads (Narlikar & Blelloch, PLDI '98, Figures 3-7), each\n"
+         "  thread run on a fresh Runtime per --sched (fifo, lifo, df, dfd), worker count and\n"
+         "  --stack (thread stacks; default WEFT_THREAD_STACK or 16K), every answer checked.\n"
+         "  micro: ns per create+join, yield switch, mutex hand-off, condition-variable round\n"
+         "    trip and semaphore switch on weft threads (1 worker; yield under fifo only, the\n"
+         "    scheduler whose yield hands over) and on OS threads (ping-pongs pinned to one\n"
+         "    CPU; std::mutex alternates by a turn variable and yield, having no hand-off),\n"
+         "    and a bare jump_fcontext switch; --iters sets the weft iterations (OS threads\n"
+         "    run 1/10, std::thread creation 1/50, fcontext 10x).\n"
+         "  matmul: Figure 4's divide-and-conquer multiply of n x n doubles (--n, default\n"
+         "    1024), a thread per recursive call down to 64 x 64, a weft::allocate'd temporary\n"
+         "    per call and a parallel addition down to 128 x 128: the serial elision (S1 = its\n"
+         "    heap high-water, T1 its time), the task version (weft::scope) and the thread\n"
+         "    version, with speedup, heap high-water and /S1, max live threads, dummies,\n"
+         "    preemptions, scheduler-lock acquisitions, user/sys time and page faults. Checked\n"
+         "    against dot products (serial) and bit for bit against the serial product.\n"
+         "  tree: a binary tree of threads --depth levels deep (default 12), each holding 64 KiB\n"
+         "    while its children run; heap high-water against S1 and S1 + 4*p*D*K.\n"
+         "  many: --count threads (default 2^20) of about 1 us each, as a binary tree of forks;\n"
+         "    time and scheduler-lock acquisitions per thread. Default --sched df,dfd: fifo\n"
+         "    keeps about half the threads alive, past vm.max_map_count at 2^20 (try\n"
+         "    --sched fifo,df,dfd --count 16384 for a reference).\n"
+         "  --quota: the memory quota K of the df and dfd runs (0 = none; default 64K for\n"
+         "    matmul, 4K,64K for tree; fifo and lifo have none). --workers default: micro 1,\n"
+         "    matmul and tree 1,2, many 2,8. Sizes take a K, M or G suffix.\n"
          "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED,\n"
          "WEFT_REQUEST_TIMEOUT_US, ...); --steal, --mechanism and --workers override WEFT_STEAL,\n"
          "WEFT_MECHANISM and WEFT_WORKERS, and compare's --schedule, --loops, --frames and\n"

@@ -12,6 +12,7 @@
 #include <vector>
 #include <weft/config.hpp>
 
+#include "threads/threads_bench.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree.hpp"
 #include "uts/uts_weft.hpp"
@@ -24,7 +25,7 @@ class UsageError : public std::runtime_error {
       : std::runtime_error(std::string(argument) + ": " + std::string(what)) {}
 };
 
-enum class Command { kHelp, kUts, kFib, kCompare };
+enum class Command { kHelp, kUts, kFib, kCompare, kThreads };
 enum class Impl { kSeq, kWeft, kThreads };
 
 std::string_view impl_name(Impl impl);
@@ -37,6 +38,11 @@ struct Cutoff : uts::SpawnCutoff {
 
 // Parses "none", "level:L" (L >= 0) or "tasks:K" (K >= 1); throws UsageError for --cutoff.
 Cutoff parse_cutoff(std::string_view spec);
+
+// A byte count as "16384", "64K", "1M" or "1G" (K, M, G: powers of 1024) in [lo, hi]; throws
+// UsageError naming `argument`.
+std::size_t parse_bytes(std::string_view argument, std::string_view text, std::size_t lo,
+                        std::size_t hi);
 
 // Parses --mechanism's list ("concurrent,request"), each name once in the order given;
 // throws UsageError naming --mechanism and the allowed names.
@@ -90,6 +96,9 @@ struct Options {
   std::vector<weft::LoopFrames> loop_frames;
   std::vector<weft::AdaptiveFork> adaptive_forks;
   std::string peer_dir;  // "" = default_peer_dir()
+  // threads: what to run (its repeat and workers are copied from the shared fields above,
+  // workers only when --workers was given: each benchmark has its own default).
+  threads_bench::Settings threads;
 
   // Whether any of --loops, --frames and --adaptive was given (compare's labels then show
   // every weft loop series' settings).

@@ -1,5 +1,6 @@
 // weft-bench: UTS and Fibonacci sweeps over implementations, steal policies and worker
-// counts, and the side-by-side comparison with the peer runtimes (weft-bench --help). The work is
+// counts, the side-by-side comparison with the peer runtimes, and the user-level thread
+// benchmarks (weft-bench --help). The work is
 // in the weft_bench_cli library; this file only maps its outcomes to streams and exit codes: 0
 // done, 1 a wrong result or an I/O failure, 2 a bad argument or WEFT_* variable.
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "cli/peer_process.hpp"
 #include "cli/report.hpp"
 #include "cli/sweep.hpp"
+#include "cli/threads_report.hpp"
 #include "cli/trace_json.hpp"
 
 namespace {
@@ -87,6 +89,10 @@ int main(int argc, char** argv) {
       const auto result = weft_bench::run_compare(options, progress);
       table = weft_bench::compare_table(result);
       json = weft_bench::compare_json(result);
+    } else if (options.command == weft_bench::Command::kThreads) {
+      const auto result = threads_bench::run_threads(options.threads, progress);
+      table = weft_bench::threads_table(result);
+      json = weft_bench::threads_json(result);
     } else {
       const auto result = weft_bench::run_fib(options, progress);
       table = weft_bench::fib_table(result);

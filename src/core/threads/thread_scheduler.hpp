@@ -47,8 +47,8 @@
 #include <vector>
 
 #include "core/threads/df_order.hpp"
-#include "core/threads/thread_deque.hpp"
 #include "core/threads/spin_lock.hpp"
+#include "core/threads/thread_deque.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/config.hpp"
 

@@ -1,0 +1,116 @@
+// `weft-bench threads`: what it runs (Settings), what it measures (Sample, Series, MicroSeries)
+// and the runner. Each benchmark is one file (micro.*, matmul_threads.*, thread_tree.*,
+// many_threads.*); threads_sweep.cpp repeats them, alternating the schedulers within each
+// repetition, and checks every run's answer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <weft/config.hpp>
+#include <weft/stats.hpp>
+
+namespace threads_bench {
+
+// A run whose answer is wrong. weft-bench reports it and exits 1.
+class WrongAnswer : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Bench { kMicro, kMatmul, kTree, kMany };
+const char* bench_name(Bench b) noexcept;
+
+inline constexpr std::size_t kKiB = 1024;
+inline constexpr std::size_t kMiB = 1024 * kKiB;
+
+struct Settings {
+  std::vector<Bench> benches{Bench::kMicro, Bench::kMatmul, Bench::kTree, Bench::kMany};
+  // Empty: each benchmark's own (micro 1; matmul and tree 1,2; many 2,8).
+  std::vector<unsigned> workers;
+  // Empty: each benchmark's own (default_scheds).
+  std::vector<weft::ThreadSched> scheds;
+  int repeat = 7;
+  std::vector<std::size_t> orders{1024};  // matmul's n (powers of two, at least 128)
+  // The memory quota K of the df and dfd runs. Empty: matmul 64 KiB, tree 4 KiB and 64 KiB.
+  std::vector<std::size_t> quotas;
+  // Thread stacks (Config::thread_stack_bytes). Empty: the Config's (16 KiB unless
+  // WEFT_THREAD_STACK says otherwise).
+  std::vector<std::size_t> stacks;
+  int tree_depth = 12;                            // tree: levels below the root
+  std::size_t many_count = std::size_t{1} << 20;  // many: threads per run
+  std::size_t micro_iters = 100000;               // micro: iterations of the cheapest operations
+  // Test hook: every benchmark damages its answer before checking it, to show that the
+  // check fails (never set by the command line).
+  bool spoil_answers = false;
+};
+
+// What one run measured. The rusage figures are getrusage(RUSAGE_SELF) deltas over the
+// timed part only, so they include the workers' and the OS threads' time.
+struct Sample {
+  double seconds = 0;
+  double user_s = 0, sys_s = 0;
+  long minor_faults = 0, major_faults = 0;
+  std::size_t heap_peak = 0;  // weft::allocate'd bytes at most, the inputs included
+  weft::ThreadStats threads;  // rt.stats().threads (zero for the serial elision)
+};
+
+// One configuration of matmul, tree or many, over all repetitions.
+struct Series {
+  Bench bench = Bench::kMatmul;
+  std::string version;                     // "serial", "task" or "threads"
+  std::optional<weft::ThreadSched> sched;  // threads only
+  unsigned workers = 1;                    // serial: 1
+  std::size_t size = 0;                    // matmul n, tree depth, many thread count
+  std::size_t quota = 0;                   // df and dfd threads only, else 0
+  std::size_t stack = 0;                   // threads only, else 0
+  std::vector<Sample> samples;             // one per repetition, in order
+
+  std::string label() const;  // "threads df K=64K stk=16K w=2", "task w=2", "serial"
+};
+
+// One operation of micro on one implementation: nanoseconds per `unit`, one per repetition.
+struct MicroSeries {
+  std::string op;                          // "create+join", "yield", "mutex", "condvar", ...
+  std::string impl;                        // "weft", "std" or "fcontext"
+  std::optional<weft::ThreadSched> sched;  // weft only
+  std::string unit;                        // "create+join", "switch", "hand-off", "round trip"
+  std::vector<double> ns;
+};
+
+struct Result {
+  Settings settings;
+  std::vector<MicroSeries> micro;
+  std::vector<Series> series;  // matmul, tree and many, in that order
+  std::size_t matmul_add_base = 0;
+  std::size_t tree_node_bytes = 0;
+  std::uint32_t many_leaf_rounds = 0;
+};
+
+// Called before each run with the repetition (1-based), the total and a label.
+using Progress = std::function<void(int rep, int repeat, const std::string& label)>;
+
+// Runs everything Settings ask for. Throws WrongAnswer on a wrong answer, and std::exception
+// for anything else that fails (a stack the system will not map, say).
+Result run_threads(const Settings& settings, const Progress& progress = {});
+
+// The workers each benchmark runs with when Settings::workers is empty.
+std::vector<unsigned> default_workers(Bench b);
+// The schedulers each benchmark runs under when Settings::scheds is empty: all four, but
+// many only df and dfd: under fifo about half of its threads are alive at once, and 2^20
+// threads need more memory mappings (about three each: a guarded stack and a task stack)
+// than Linux's default vm.max_map_count of 65530 allows.
+std::vector<weft::ThreadSched> default_scheds(Bench b);
+std::vector<weft::ThreadSched> scheds_of(const Settings& s, Bench b);
+// The quotas each benchmark runs with when Settings::quotas is empty.
+std::vector<std::size_t> default_quotas(Bench b);
+
+double median(std::vector<double> v);
+// "64K", "1M", "1.5M", "123": bytes as weft-bench's options take them.
+std::string bytes_text(std::size_t bytes);
+
+}  // namespace threads_bench
