@@ -1,7 +1,7 @@
 // The user-level-thread applications at small sizes: Barnes-Hut's fine and coarse versions
 // against the serial one, and the decision-tree builder against its serial build, under the
 // df, dfd and fifo schedulers on one and two workers; and their verification catching a
-// corrupted tree.
+// corrupted tree or input.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -15,6 +15,8 @@
 #include "thread_apps/barnes_hut.hpp"
 #include "thread_apps/bh_verify.hpp"
 #include "thread_apps/centre_of_mass.hpp"
+#include "thread_apps/decision_tree.hpp"
+#include "thread_apps/dt_sort.hpp"
 #include "thread_apps/force_walk.hpp"
 #include "thread_apps/octree.hpp"
 #include "thread_apps/plummer.hpp"
@@ -24,6 +26,7 @@
 namespace {
 
 using thread_apps::BhVersion;
+using thread_apps::DtVersion;
 using weft::ThreadSched;
 
 // Sanitized builds need deeper stacks (ASan's redzones, TSan's frames).
@@ -176,6 +179,101 @@ TEST(BarnesHutVerification, CatchesForcesFromATreeMissingASubtree) {
   const thread_apps::ForceErrors errors = thread_apps::force_errors(tree.bodies, 64, 0.05);
   EXPECT_GT(errors.max_relative, thread_apps::BarnesHutParams{}.max_force_error);
   EXPECT_GT(errors.mean_relative, thread_apps::BarnesHutParams{}.mean_force_error);
+}
+
+thread_apps::DecisionTreeParams small_dt() {
+  thread_apps::DecisionTreeParams p;
+  p.instances = 5000;
+  // Below the paper's 2,000 so that this small input still makes a few hundred threads.
+  p.fork_cutoff = 200;
+  return p;
+}
+
+TEST(DecisionTreeSerial, LearnsTheConceptThroughTheNoise) {
+  const thread_apps::DecisionTreeRun run =
+      thread_apps::run_decision_tree(small_dt(), DtVersion::kSerial, weft::Config{});
+  EXPECT_TRUE(run.result.verified) << run.result.failure;
+  EXPECT_EQ(run.result.instances, 5000u);
+  EXPECT_GT(run.result.shape.depth, 4u);
+  // 10% of the labels are flipped: a tree that learnt the concept gets about 90% right, and
+  // overfits some of the noise on top.
+  EXPECT_GT(run.result.training_accuracy, 0.88);
+  EXPECT_GT(run.threads.heap_high_water, 5000u * sizeof(thread_apps::Instance));
+}
+
+TEST_P(ThreadApps, DecisionTreeFineEqualsSerial) {
+  // verify_against_serial (the default) builds the serial tree too and requires the same.
+  const thread_apps::DecisionTreeRun run =
+      thread_apps::run_decision_tree(small_dt(), DtVersion::kFine, runtime_config());
+  EXPECT_TRUE(run.result.verified) << run.result.failure;
+  EXPECT_GT(run.threads.made, 100u);
+  EXPECT_GT(run.threads.heap_high_water, 0u);
+}
+
+TEST(DecisionTreeSort, ForkingQuicksortSortsWithManyEqualKeys) {
+  std::vector<thread_apps::Instance> items = thread_apps::make_instances(3000, 3, 0.0);
+  for (std::size_t i = 0; i < items.size(); i += 3) items[i].attr[1] = 0.5f;
+  weft::Runtime rt(config(ThreadSched::kDf, 2));
+  rt.run([&] {
+    weft::thread t([&] { thread_apps::sort_by_attribute(items, 1, true, 64); });
+    t.join();
+  });
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    ASSERT_LE(items[i - 1].attr[1], items[i].attr[1]) << "at " << i;
+  }
+}
+
+// A serial tree of small_dt()'s instances, its flattened form and accuracy, to corrupt.
+struct BuiltDecisionTree {
+  std::vector<thread_apps::Instance> instances = thread_apps::make_instances(5000, 1, 0.1);
+  thread_apps::DecisionTreePtr tree = thread_apps::build_decision_tree(instances, {});
+  std::vector<thread_apps::FlatNode> reference = thread_apps::flatten(*tree);
+  std::size_t correct = 0;
+
+  BuiltDecisionTree() {
+    EXPECT_EQ(thread_apps::check_decision_tree(*tree, instances, correct), "");
+  }
+
+  // The first split node whose left child is a split node too.
+  thread_apps::TreeNode& inner_split() {
+    thread_apps::TreeNode* node = tree.get();
+    while (node->left->attribute < 0) node = node->right;
+    return *node;
+  }
+};
+
+TEST(DecisionTreeVerification, PassesTheSameTree) {
+  BuiltDecisionTree built;
+  EXPECT_EQ(thread_apps::compare_decision_trees(*built.tree, built.correct, built.reference,
+                                                built.correct),
+            "");
+}
+
+TEST(DecisionTreeVerification, CatchesAMovedThreshold) {
+  BuiltDecisionTree built;
+  built.inner_split().threshold += 0.01f;
+  std::size_t correct = 0;
+  EXPECT_NE(thread_apps::check_decision_tree(*built.tree, built.instances, correct), "");
+  EXPECT_NE(
+      thread_apps::compare_decision_trees(*built.tree, correct, built.reference, built.correct),
+      "");
+}
+
+TEST(DecisionTreeVerification, CatchesAFlippedLeafLabel) {
+  BuiltDecisionTree built;
+  thread_apps::TreeNode* leaf = built.tree.get();
+  while (leaf->attribute >= 0) leaf = leaf->left;
+  leaf->label ^= 1u;
+  std::size_t correct = 0;
+  EXPECT_NE(thread_apps::check_decision_tree(*built.tree, built.instances, correct), "");
+  EXPECT_NE(correct, built.correct);
+}
+
+TEST(DecisionTreeVerification, CatchesCorruptedInput) {
+  BuiltDecisionTree built;
+  built.instances[17].label ^= 1u;  // the tree no longer describes these instances
+  std::size_t correct = 0;
+  EXPECT_NE(thread_apps::check_decision_tree(*built.tree, built.instances, correct), "");
 }
 
 }  // namespace

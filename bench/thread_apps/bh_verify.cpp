@@ -1,6 +1,7 @@
 #include "thread_apps/bh_verify.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -70,6 +71,8 @@ class TreeChecker {
       const OctNode* node = child_of(cell, octant);
       if (node == nullptr) continue;
       Sum part;
+      const bool marked_cell = (cell.cell_slots.load(std::memory_order_relaxed) >> octant) & 1u;
+      if (marked_cell == node->is_leaf) fail("a cell's slot mask disagrees with its children");
       if (node->is_leaf) {
         part = check_leaf(cell, static_cast<const OctLeaf&>(*node));
       } else {

@@ -65,6 +65,8 @@ void place_in_slot(OctCell& cell, int octant, std::size_t depth, std::span<const
   }
   insert_from(split, depth + 1, bodies, index);
   slot.store(split, std::memory_order_release);
+  // release: a thread that sees the bit without the lock sees the slot's cell, built.
+  cell.cell_slots.fetch_or(static_cast<std::uint8_t>(1u << octant), std::memory_order_release);
   delete_node(leaf);
 }
 
@@ -131,19 +133,18 @@ void insert_body_locked(OctCell* root, std::span<const Body> bodies, std::uint32
   for (std::size_t depth = 0;; ++depth) {
     check_depth(depth);
     const int octant = octant_of(*cell, pos);
+    const auto bit = static_cast<std::uint8_t>(1u << octant);
     std::atomic<OctNode*>& slot = cell->child[static_cast<std::size_t>(octant)];
-    OctNode* node = slot.load(std::memory_order_acquire);
-    if (node == nullptr || node->is_leaf) {
+    if ((cell->cell_slots.load(std::memory_order_acquire) & bit) == 0) {
       std::lock_guard guard(cell->lock);
-      // Under the lock the slot is stable; another thread may have turned it into a cell
-      // between our look and the lock, and then we go on down through that cell.
-      node = slot.load(std::memory_order_relaxed);
-      if (node == nullptr || node->is_leaf) {
+      // Under the lock the slot is stable. Another thread may have turned it into a cell
+      // between our look and the lock; then we go on down through that cell.
+      if ((cell->cell_slots.load(std::memory_order_relaxed) & bit) == 0) {
         place_in_slot(*cell, octant, depth, bodies, index);
         return;
       }
     }
-    cell = static_cast<OctCell*>(node);
+    cell = static_cast<OctCell*>(slot.load(std::memory_order_relaxed));
   }
 }
 

@@ -5,8 +5,10 @@
 // Concurrent insertion follows the fine-grained program of Narlikar & Blelloch: threads insert
 // bodies into one shared, partially built tree and lock only the cell whose child slot they
 // change. A slot changes from empty to a leaf, or from a leaf to a cell, and never back, so a
-// thread walks down through cells without locks (the acquire load of a slot that holds a cell
-// sees that cell fully built); a leaf is read and written only under its parent's lock.
+// thread walks down through cells without locks; a leaf is read, written and replaced (freed)
+// only under its parent's lock. Without the lock a thread therefore must not touch a node it
+// has not seen to be a cell: it reads the parent's cell_slots mask instead, whose bit is set
+// (release) after the slot holds the finished cell (and the acquire read of the bit sees it).
 #pragma once
 
 #include <array>
@@ -43,6 +45,8 @@ struct OctCell : OctNode {
   Vec3 centre;
   double half;
   std::array<std::atomic<OctNode*>, 8> child{};
+  // Bit i: child[i] holds a cell, for good (see the file comment).
+  std::atomic<std::uint8_t> cell_slots{0};
   // Guards this cell's child slots and the leaves in them while the tree is built in parallel.
   weft::mutex lock;
 
