@@ -67,7 +67,7 @@ TEST(BenchThreadsArgs, EverySetting) {
 
 TEST(BenchThreadsArgs, ErrorsNameTheArgument) {
   EXPECT_EQ(error_of({"threads", "--bench", "micro,fft"}),
-            "--bench fft: unknown benchmark (known: micro, matmul, tree, many)");
+            "--bench fft: unknown benchmark (known: micro, matmul, tree, many, barnes, dtree)");
   EXPECT_EQ(error_of({"threads", "--n", "96"}),
             "--n 96: expected a whole number from 128 to 8192, got \"96\"");
   EXPECT_EQ(error_of({"threads", "--n", "1000"}),
@@ -97,6 +97,9 @@ threads_bench::Settings tiny(Bench b) {
   s.tree_depth = 4;
   s.many_count = 512;
   s.micro_iters = 200;
+  s.bh_bodies = 500;
+  s.bh_steps = 1;
+  s.dt_instances = 2000;
   return s;
 }
 
@@ -166,8 +169,23 @@ TEST(BenchThreadsRun, ManyMakesOneThreadPerLeaf) {
   EXPECT_NE(weft_bench::threads_table(r).find("lock_acq/thr"), std::string::npos);
 }
 
+TEST(BenchThreadsRun, TheApplicationsRunEveryVersionAndReportThem) {
+  threads_bench::Settings s = tiny(Bench::kBarnes);
+  s.benches = {Bench::kBarnes, Bench::kDtree};
+  s.workers = {2};
+  const threads_bench::Result r = threads_bench::run_threads(s);
+  // barnes: serial, coarse, fifo, df; dtree: serial and the four schedulers.
+  ASSERT_EQ(r.series.size(), 9u);
+  EXPECT_LE(find(r, "coarse w=2").samples[0].threads.made, 3u);  // a thread per worker (+1 root)
+  EXPECT_GT(find(r, "threads df w=2").samples[0].threads.made, 2u);
+  const std::string table = weft_bench::threads_table(r);
+  EXPECT_NE(table.find("barnes: 500 Plummer bodies"), std::string::npos) << table;
+  EXPECT_NE(table.find("dtree: 2000 instances"), std::string::npos) << table;
+}
+
 TEST(BenchThreadsRun, EveryBenchmarkCatchesAWrongAnswer) {
-  for (const Bench b : {Bench::kMicro, Bench::kMatmul, Bench::kTree, Bench::kMany}) {
+  for (const Bench b :
+       {Bench::kMicro, Bench::kMatmul, Bench::kTree, Bench::kMany, Bench::kBarnes, Bench::kDtree}) {
     threads_bench::Settings s = tiny(b);
     s.workers = {1};
     s.scheds = {ThreadSched::kDf};

@@ -115,9 +115,13 @@ std::vector<threads_bench::Bench> parse_benches(std::string_view text) {
       b = Bench::kTree;
     } else if (s == "many") {
       b = Bench::kMany;
+    } else if (s == "barnes") {
+      b = Bench::kBarnes;
+    } else if (s == "dtree") {
+      b = Bench::kDtree;
     } else {
       throw UsageError("--bench " + std::string(s),
-                       "unknown benchmark (known: micro, matmul, tree, many)");
+                       "unknown benchmark (known: micro, matmul, tree, many, barnes, dtree)");
     }
     if (std::find(benches.begin(), benches.end(), b) == benches.end()) benches.push_back(b);
   }
@@ -378,9 +382,9 @@ Options parse_args(std::span<const std::string_view> args) {
         flag == "--workers" || flag == "--repeat" || flag == "--json" ||
         (!threads && (flag == "--steal" || flag == "--mechanism")) ||
         (o.command != Command::kCompare && !threads && flag == "--trace") ||
-        (threads &&
-         (flag == "--bench" || flag == "--sched" || flag == "--n" || flag == "--quota" ||
-          flag == "--stack" || flag == "--depth" || flag == "--count" || flag == "--iters")) ||
+        (threads && (flag == "--bench" || flag == "--sched" || flag == "--n" || flag == "--quota" ||
+                     flag == "--stack" || flag == "--depth" || flag == "--count" ||
+                     flag == "--iters" || flag == "--bodies" || flag == "--instances")) ||
         (o.command == Command::kUts &&
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
         (o.command == Command::kCompare &&
@@ -454,6 +458,11 @@ Options parse_args(std::span<const std::string_view> args) {
     } else if (flag == "--count") {
       o.threads.many_count =
           static_cast<std::size_t>(parse_integer(argument, value, 1, std::int64_t{1} << 26));
+    } else if (flag == "--bodies") {
+      o.threads.bh_bodies = static_cast<std::size_t>(parse_integer(argument, value, 100, 10000000));
+    } else if (flag == "--instances") {
+      o.threads.dt_instances =
+          static_cast<std::size_t>(parse_integer(argument, value, 100, 100000000));
     } else if (flag == "--iters") {
       o.threads.micro_iters =
           static_cast<std::size_t>(parse_integer(argument, value, 1, 1000000000));
@@ -492,10 +501,11 @@ std::string usage() {
          "                 [--peer-dir DIR] [--repeat 3] [--json FILE] [--profile]\n"
          "                 [--schedule dynamic:1,factoring,...] [--loops pcb,dlist,split]\n"
          "                 [--frames stack,pool] [--adaptive 0,1,lazy]\n"
-         "  weft-bench threads [--bench micro,matmul,tree,many] [--workers W,...]\n"
+         "  weft-bench threads [--bench micro,matmul,tree,many,barnes,dtree] [--workers W,...]\n"
          "                 [--sched fifo,lifo,df,dfd] [--repeat 7] [--n 1024,2048]\n"
          "                 [--quota K,...] [--stack 16K,1M] [--depth 12] [--count 1048576]\n"
-         "                 [--iters 100000] [--json FILE]\n"
+         "                 [--iters 100000] [--bodies 100000] [--instances 133999]\n"
+         "                 [--json FILE]\n"
          "  weft-bench --help\n"
          "\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
@@ -573,6 +583,13 @@ std::string usage() {
          "    time and scheduler-lock acquisitions per thread. Default --sched df,dfd: fifo\n"
          "    keeps about half the threads alive, past vm.max_map_count at 2^20 (try\n"
          "    --sched fifo,df,dfd --count 16384 for a reference).\n"
+         "  barnes: Barnes-Hut on --bodies Plummer bodies (default 100000), 4 steps, the last\n"
+         "    two timed: serial, coarse (a thread per worker, barriers between phases) and fine\n"
+         "    (a thread per subtree, mutexes in the tree build); default --sched fifo,df.\n"
+         "  dtree: the decision-tree builder on --instances instances (default 133999), a\n"
+         "    thread per recursive call of the builder and of its quicksort (serial below\n"
+         "    2000): heap high-water of the build against the serial one (Figure 9(b)).\n"
+         "    barnes and dtree run only when --bench names them.\n"
          "  --quota: the memory quota K of the df and dfd runs (0 = none; default 64K for\n"
          "    matmul, 4K,64K for tree; fifo and lifo have none). --workers default: micro 1,\n"
          "    matmul and tree 1,2, many 2,8. Sizes take a K, M or G suffix.\n"

@@ -183,6 +183,38 @@ std::string many_table(const threads_bench::Result& r) {
   return out;
 }
 
+// barnes and dtree: time, speedup over the serial version, heap, threads; for barnes also
+// each fine run against the coarse run with the same workers.
+std::string app_table(const threads_bench::Result& r, Bench bench) {
+  const Series* serial = nullptr;
+  for (const Series& s : r.series)
+    if (s.bench == bench && s.version == "serial") serial = &s;
+  if (serial == nullptr) return "";
+  const double t1 = median_seconds(*serial), h1 = median_heap(*serial);
+  std::string out =
+      bench == Bench::kBarnes
+          ? format("\nbarnes: %zu Plummer bodies, the last two of %d steps timed\n", serial->size,
+                   r.settings.bh_steps)
+          : format("\ndtree: %zu instances, the build timed; heap = the build's high-water\n",
+                   serial->size);
+  out += format("%-24s %9s %7s %10s %8s %8s %9s %9s\n", "version", "median_s", "speedup",
+                "heap_KiB", "heap/ser", "max_live", "made", "vs_coarse");
+  for (const Series& s : r.series) {
+    if (s.bench != bench) continue;
+    const double t = median_seconds(s), heap = median_heap(s);
+    std::string vs = "-";
+    for (const Series& c : r.series)
+      if (c.bench == bench && c.version == "coarse" && c.workers == s.workers &&
+          s.version == "threads")
+        vs = format("%.3f", t / median_seconds(c));
+    out += format("%-24s %9.4f %7.2f %10.0f %8s %8.0f %9.0f %9s\n", s.label().c_str(), t, t1 / t,
+                  heap / threads_bench::kKiB, h1 > 0 ? format("%.2f", heap / h1).c_str() : "-",
+                  median_count(s, &weft::ThreadStats::max_live),
+                  median_count(s, &weft::ThreadStats::made), vs.c_str());
+  }
+  return out;
+}
+
 void thread_stats_json(std::ostream& out, const weft::ThreadStats& t) {
   out << "{\"made\":" << t.made << ",\"max_live\":" << t.max_live << ",\"dummies\":" << t.dummies
       << ",\"preemptions\":" << t.preemptions
@@ -231,6 +263,8 @@ std::string threads_table(const threads_bench::Result& r) {
   for (const std::size_t n : r.settings.orders) out += matmul_table(r, n);
   out += tree_table(r);
   out += many_table(r);
+  out += app_table(r, Bench::kBarnes);
+  out += app_table(r, Bench::kDtree);
   return out;
 }
 

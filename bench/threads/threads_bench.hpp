@@ -22,7 +22,7 @@ class WrongAnswer : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Bench { kMicro, kMatmul, kTree, kMany };
+enum class Bench { kMicro, kMatmul, kTree, kMany, kBarnes, kDtree };
 const char* bench_name(Bench b) noexcept;
 
 inline constexpr std::size_t kKiB = 1024;
@@ -44,6 +44,9 @@ struct Settings {
   int tree_depth = 12;                            // tree: levels below the root
   std::size_t many_count = std::size_t{1} << 20;  // many: threads per run
   std::size_t micro_iters = 100000;               // micro: iterations of the cheapest operations
+  std::size_t bh_bodies = 100000;                 // barnes: Plummer bodies
+  int bh_steps = 4;                               // barnes: steps (the last two timed)
+  std::size_t dt_instances = 133999;              // dtree: training instances
   // Test hook: every benchmark damages its answer before checking it, to show that the
   // check fails (never set by the command line).
   bool spoil_answers = false;

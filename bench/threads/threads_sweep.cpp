@@ -6,6 +6,7 @@
 #include <string>
 #include <weft/config.hpp>
 
+#include "threads/app_benches.hpp"
 #include "threads/many_threads.hpp"
 #include "threads/matmul_threads.hpp"
 #include "threads/micro.hpp"
@@ -21,6 +22,8 @@ const char* bench_name(Bench b) noexcept {
     case Bench::kMatmul: return "matmul";
     case Bench::kTree: return "tree";
     case Bench::kMany: return "many";
+    case Bench::kBarnes: return "barnes";
+    case Bench::kDtree: return "dtree";
   }
   return "unknown";
 }
@@ -30,13 +33,16 @@ std::vector<unsigned> default_workers(Bench b) {
     case Bench::kMicro: return {1};
     case Bench::kMany: return {2, 8};
     case Bench::kMatmul:
-    case Bench::kTree: break;
+    case Bench::kTree:
+    case Bench::kBarnes:
+    case Bench::kDtree: break;
   }
   return {1, 2};
 }
 
 std::vector<weft::ThreadSched> default_scheds(Bench b) {
   if (b == Bench::kMany) return {weft::ThreadSched::kDf, weft::ThreadSched::kDfd};
+  if (b == Bench::kBarnes) return {weft::ThreadSched::kFifo, weft::ThreadSched::kDf};
   return {weft::ThreadSched::kFifo, weft::ThreadSched::kLifo, weft::ThreadSched::kDf,
           weft::ThreadSched::kDfd};
 }
@@ -221,6 +227,8 @@ Result run_threads(const Settings& settings, const Progress& progress) {
       case Bench::kMatmul: run_matmul(settings, progress, r.series); break;
       case Bench::kTree: run_tree(settings, progress, r.series); break;
       case Bench::kMany: run_many(settings, progress, r.series); break;
+      case Bench::kBarnes: run_barnes(settings, progress, r.series); break;
+      case Bench::kDtree: run_dtree(settings, progress, r.series); break;
     }
   }
   return r;
