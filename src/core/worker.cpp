@@ -88,6 +88,7 @@ void Worker::main_loop() noexcept {
   tls_worker = this;
   stack_base_ = platform::stack_pointer();
   home.adopt_thread();
+  exceptions = platform::thread_exception_state();
   IdleBackoff backoff(pool_.size());
   while (!pool_.shutting_down()) {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.

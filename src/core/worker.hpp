@@ -12,6 +12,7 @@
 #include "core/steal_history.hpp"
 #include "core/steal_side.hpp"
 #include "platform/cpu.hpp"
+#include "platform/exception_state.hpp"
 #include "platform/fiber_context.hpp"
 #include "platform/native_thread.hpp"
 #include "weft/config.hpp"
@@ -67,6 +68,8 @@ class Worker final : public WorkerCore {
   AfterSwitch after_switch;
   // This worker's own stack as a context, switched back to by the threads it runs.
   platform::ExecutionContext home;
+  // This worker's OS thread's record of exceptions being handled (exception_state.hpp).
+  platform::ExceptionState* exceptions = nullptr;
   // The core whose task stack thieves should look at first: this worker's own, or that of
   // the thread it runs (acquire: pairs with the release store at each switch).
   WorkerCore* running_core() const noexcept {

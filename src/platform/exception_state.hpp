@@ -7,16 +7,27 @@
 // every switch to and from a fiber.
 #pragma once
 
+#include <utility>
+
 namespace weft::platform {
 
+// The record's layout (libstdc++ and libc++abi agree on these two fields on every target this
+// project builds for; ARM's EHABI adds a third, which a fiber never leaves set between
+// switches).
 struct ExceptionState {
   void* caught = nullptr;  // the ABI's caughtExceptions
   unsigned int uncaught = 0;
 };
 
-// Exchanges the calling OS thread's record with `other`: called once before switching to a
-// fiber (which installs the fiber's record and keeps the thread's in `other`) and once after
-// it switched back (which puts both back).
-void swap_exception_state(ExceptionState& other) noexcept;
+// The calling OS thread's record (fixed for the thread's life: callers may keep it).
+ExceptionState* thread_exception_state() noexcept;
+
+// Exchanges an OS thread's record with `other`: once before switching to a fiber (which
+// installs the fiber's record and keeps the thread's in `other`) and once after it switched
+// back (which puts both back).
+inline void swap_exception_state(ExceptionState& thread_record, ExceptionState& other) noexcept {
+  std::swap(thread_record.caught, other.caught);
+  std::swap(thread_record.uncaught, other.uncaught);
+}
 
 }  // namespace weft::platform

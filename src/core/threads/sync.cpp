@@ -13,11 +13,32 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/pool.hpp"
+#include "platform/cpu.hpp"
 #include "weft/thread.hpp"
 
 namespace weft {
 
+namespace {
+// How long a contended lock spins before it queues, when another worker may be running the
+// holder: critical sections guarded by a weft::mutex are mostly short (a tree build's cell
+// update), and a park and wake cost two switches and a live thread meanwhile.
+constexpr int kLockSpins = 128;
+}  // namespace
+
 void mutex::lock_contended() {
+  if (detail::current_worker_uncached()->runner->home_pool().size() > 1) {
+    for (int i = 0; i < kLockSpins; ++i) {
+      std::uint32_t s = state_.load(std::memory_order_relaxed);
+      if (s == kContended) break;  // waiters are queued: the mutex goes to them (M1)
+      // acquire: the last holder's writes happen-before ours (the uncontended CAS of M1).
+      if (s == kFree && state_.compare_exchange_weak(s, kLocked, std::memory_order_acquire,
+                                                     std::memory_order_relaxed)) {
+        return;
+      }
+      platform::cpu_relax();
+    }
+  }
   waiters_.lock();
   std::uint32_t s = state_.load(std::memory_order_relaxed);
   for (;;) {

@@ -85,9 +85,9 @@ void Worker::run_thread(UThread* t) noexcept {
     tls_worker = &t->core;
     // release: a thief that reads the pointer sees the core's stack as the thread left it.
     running_core_.store(&t->core, std::memory_order_release);
-    platform::swap_exception_state(t->exceptions);  // the thread's handlers in, ours kept
+    platform::swap_exception_state(*exceptions, t->exceptions);  // the thread's in, ours kept
     (void)home.switch_to(t->context, t);
-    platform::swap_exception_state(t->exceptions);  // ours back, the thread's kept
+    platform::swap_exception_state(*exceptions, t->exceptions);  // ours back, the thread's kept
     tls_worker = own;
     running_core_.store(own, std::memory_order_release);
     fold_counters(*t);
@@ -126,13 +126,10 @@ UThread* Worker::finish_switch(UThread* t) noexcept {
       }
       return nullptr;
     }
-    case AfterSwitch::kYield: {
+    case AfterSwitch::kYield:
       // Another ready thread runs first, if there is one: the schedulers that would pick
       // the yielder again (lifo, df, dfd) would otherwise make a yield do nothing.
-      UThread* const next = sched.take(id);
-      sched.make_ready(t, id);
-      return next;
-    }
+      return sched.yield_to_next(t, id);
     case AfterSwitch::kPreempt: sched.preempt(t, id); return nullptr;  // the memory quota
     case AfterSwitch::kRunChild:
       sched.resume_creator(t, id);  // the creator waits beside its child, ready

@@ -88,6 +88,35 @@ void ThreadScheduler::preempt(UThread* t, int worker) noexcept {
   make_ready(t, worker);  // df: its place in the order is kept
 }
 
+UThread* ThreadScheduler::yield_to_next(UThread* t, int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) {
+    UThread* const next = dfd_take(worker);
+    if (next == nullptr) return t;
+    resume_creator(t, worker);  // pushed on our deque, run when `next` is done with us
+    return next;
+  }
+  if (!has_ready()) return t;
+  Guard g(*this);
+  UThread* next = nullptr;
+  switch (policy_) {
+    case ThreadSched::kFifo: next = head_; break;
+    case ThreadSched::kLifo: next = tail_; break;
+    case ThreadSched::kDf: next = df_.pop_leftmost_ready(); break;
+    case ThreadSched::kDfd: break;
+  }
+  if (next == nullptr) return t;
+  if (policy_ != ThreadSched::kDf) unlink(next);
+  next->state.store(UThread::State::kRunning, kRelaxed);
+  // t takes next's place: the ready count stays as it is (no write, no wake: S3 holds).
+  t->state.store(UThread::State::kReady, kRelaxed);
+  if (policy_ == ThreadSched::kDf) {
+    df_.push_ready(t);
+  } else {
+    link_back(t);
+  }
+  return next;
+}
+
 UThread* ThreadScheduler::take(int worker) noexcept {
   if (policy_ == ThreadSched::kDfd) return dfd_take(worker);
   if (!has_ready()) return nullptr;  // the idle loop's common case: no lock

@@ -80,8 +80,12 @@ class ThreadScheduler {
   void resume_creator(UThread* creator, int worker) noexcept;
   // A blocked thread can run again (S1).
   void make_ready(UThread* t, int worker) noexcept;
-  // A running thread gives way (yield, or its memory quota): ready, in its place.
+  // A running thread gives way to its memory quota: ready, in its place.
   void preempt(UThread* t, int worker) noexcept;
+  // A running thread yields: returns the thread to run instead, marked running, with `t`
+  // made ready; or `t` itself, still running, when no other thread is ready. One lock
+  // acquisition at most (none under dfd), no wake: the ready count does not change.
+  UThread* yield_to_next(UThread* t, int worker) noexcept;
   // The thread a worker should run next, marked running; nullptr if none is ready.
   UThread* take(int worker) noexcept;
   // The thread parked (kBlocked); `has_tasks`: its task stack had unstarted tasks.
