@@ -12,6 +12,7 @@
 #include "threads/matmul_threads.hpp"
 #include "threads/thread_tree.hpp"
 #include "threads/threads_bench.hpp"
+#include "weft/detail/sanitizers.hpp"
 
 namespace {
 
@@ -173,6 +174,8 @@ TEST(BenchThreadsRun, TheApplicationsRunEveryVersionAndReportThem) {
   threads_bench::Settings s = tiny(Bench::kBarnes);
   s.benches = {Bench::kBarnes, Bench::kDtree};
   s.workers = {2};
+  // Sanitized builds' frames are larger than 16 KiB of recursion allows (the verification's).
+  if (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) s.stacks = {std::size_t{256} << 10};
   const threads_bench::Result r = threads_bench::run_threads(s);
   // barnes: serial, coarse, fifo, df; dtree: serial and the four schedulers.
   ASSERT_EQ(r.series.size(), 9u);

@@ -38,8 +38,10 @@ std::vector<Series> app_plan(const Settings& st, Bench bench, std::size_t size, 
   return all;
 }
 
-weft::Config app_config(const Series& s) {
-  return run_config(s.workers, s.sched.value_or(weft::ThreadSched::kDf), 0, 0);
+// The first --stack, if any (the applications are not swept over stacks).
+weft::Config app_config(const Settings& st, const Series& s) {
+  return run_config(s.workers, s.sched.value_or(weft::ThreadSched::kDf), 0,
+                    st.stacks.empty() ? 0 : st.stacks.front());
 }
 
 template <class RunOne>
@@ -73,7 +75,7 @@ void run_barnes(const Settings& st, const Progress& progress, std::vector<Series
     const thread_apps::BhVersion v = s.version == "serial"   ? thread_apps::BhVersion::kSerial
                                      : s.version == "coarse" ? thread_apps::BhVersion::kCoarse
                                                              : thread_apps::BhVersion::kFine;
-    const thread_apps::BarnesHutRun run = thread_apps::run_barnes_hut(params, v, app_config(s));
+    const thread_apps::BarnesHutRun run = thread_apps::run_barnes_hut(params, v, app_config(st, s));
     if (!run.result.verified) throw WrongAnswer("barnes " + s.label() + ": " + run.result.failure);
     // The paper times the steps after the first two when there are more than two.
     const auto& steps = run.result.step_seconds;
@@ -93,7 +95,7 @@ void run_dtree(const Settings& st, const Progress& progress, std::vector<Series>
     const thread_apps::DtVersion v =
         s.version == "serial" ? thread_apps::DtVersion::kSerial : thread_apps::DtVersion::kFine;
     const thread_apps::DecisionTreeRun run =
-        thread_apps::run_decision_tree(params, v, app_config(s));
+        thread_apps::run_decision_tree(params, v, app_config(st, s));
     if (!run.result.verified || st.spoil_answers)
       throw WrongAnswer(
           "dtree " + s.label() + ": " +
