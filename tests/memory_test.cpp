@@ -10,6 +10,7 @@
 #include <memory_resource>
 #include <vector>
 
+#include "thread_test_config.hpp"
 #include "weft/detail/sanitizers.hpp"
 #include "weft/weft.hpp"
 
@@ -17,16 +18,8 @@ namespace {
 
 using weft::ThreadSched;
 
-constexpr std::size_t kStackBytes =
-    (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? std::size_t{256} << 10 : std::size_t{16} << 10;
-
 weft::Config config(ThreadSched sched, unsigned workers, std::size_t quota) {
-  weft::Config c;
-  c.workers = workers;
-  c.thread_sched = sched;
-  c.thread_stack_bytes = kStackBytes;
-  c.mem_quota_bytes = quota;
-  return c;
+  return weft_test::thread_config(sched, workers, quota);
 }
 
 TEST(HeapAccounting, CountsInUseAndHighWaterOutsideARuntime) {

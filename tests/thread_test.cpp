@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "thread_test_config.hpp"
 #include "weft/detail/sanitizers.hpp"
 #include "weft/weft.hpp"
 
@@ -27,16 +28,8 @@ namespace {
 
 using weft::ThreadSched;
 
-// Sanitized builds need deeper stacks (ASan's redzones, TSan's frames).
-constexpr std::size_t kStackBytes =
-    (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? std::size_t{256} << 10 : std::size_t{16} << 10;
-
 weft::Config config(ThreadSched sched, unsigned workers) {
-  weft::Config c;
-  c.workers = workers;
-  c.thread_sched = sched;
-  c.thread_stack_bytes = kStackBytes;
-  return c;
+  return weft_test::thread_config(sched, workers);
 }
 
 class Threads : public ::testing::TestWithParam<ThreadSched> {};

@@ -88,6 +88,20 @@ void ThreadScheduler::preempt(UThread* t, int worker) noexcept {
   make_ready(t, worker);  // df: its place in the order is kept
 }
 
+UThread* ThreadScheduler::pop_ready_locked() noexcept {
+  UThread* t = nullptr;
+  switch (policy_) {
+    case ThreadSched::kFifo: t = head_; break;
+    case ThreadSched::kLifo: t = tail_; break;
+    case ThreadSched::kDf: t = df_.pop_leftmost_ready(); break;
+    case ThreadSched::kDfd: break;
+  }
+  if (t == nullptr) return nullptr;
+  if (policy_ != ThreadSched::kDf) unlink(t);
+  t->state.store(UThread::State::kRunning, kRelaxed);
+  return t;
+}
+
 UThread* ThreadScheduler::yield_to_next(UThread* t, int worker) noexcept {
   if (policy_ == ThreadSched::kDfd) {
     UThread* const next = dfd_take(worker);
@@ -97,16 +111,8 @@ UThread* ThreadScheduler::yield_to_next(UThread* t, int worker) noexcept {
   }
   if (!has_ready()) return t;
   Guard g(*this);
-  UThread* next = nullptr;
-  switch (policy_) {
-    case ThreadSched::kFifo: next = head_; break;
-    case ThreadSched::kLifo: next = tail_; break;
-    case ThreadSched::kDf: next = df_.pop_leftmost_ready(); break;
-    case ThreadSched::kDfd: break;
-  }
+  UThread* const next = pop_ready_locked();
   if (next == nullptr) return t;
-  if (policy_ != ThreadSched::kDf) unlink(next);
-  next->state.store(UThread::State::kRunning, kRelaxed);
   // t takes next's place: the ready count stays as it is (no write, no wake: S3 holds).
   t->state.store(UThread::State::kReady, kRelaxed);
   if (policy_ == ThreadSched::kDf) {
@@ -121,17 +127,8 @@ UThread* ThreadScheduler::take(int worker) noexcept {
   if (policy_ == ThreadSched::kDfd) return dfd_take(worker);
   if (!has_ready()) return nullptr;  // the idle loop's common case: no lock
   Guard g(*this);
-  UThread* t = nullptr;
-  switch (policy_) {
-    case ThreadSched::kFifo: t = head_; break;
-    case ThreadSched::kLifo: t = tail_; break;
-    case ThreadSched::kDf: t = df_.pop_leftmost_ready(); break;
-    case ThreadSched::kDfd: break;
-  }
-  if (t == nullptr) return nullptr;
-  if (policy_ != ThreadSched::kDf) unlink(t);
-  t->state.store(UThread::State::kRunning, kRelaxed);
-  ready_count_.fetch_sub(1, std::memory_order_seq_cst);
+  UThread* const t = pop_ready_locked();
+  if (t != nullptr) ready_count_.fetch_sub(1, std::memory_order_seq_cst);
   return t;
 }
 

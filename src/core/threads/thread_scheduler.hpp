@@ -147,6 +147,8 @@ class ThreadScheduler {
   void list_stealable(UThread* t) noexcept;
   void unlist_stealable(UThread* t) noexcept;
   void set_ready(UThread* t) noexcept;  // under the lock
+  // fifo, lifo, df: the next ready thread out of its list, marked running; the caller counts.
+  UThread* pop_ready_locked() noexcept;
   void wake() noexcept { waker_(waker_arg_); }
 
   // dfd (thread_scheduler_dfd.cpp).

@@ -1,0 +1,25 @@
+// The Config the user-level thread tests run under: a worker count, a scheduler, and thread
+// stacks deep enough for sanitized builds (ASan's redzones, TSan's frames).
+#pragma once
+
+#include <cstddef>
+
+#include "weft/config.hpp"
+#include "weft/detail/sanitizers.hpp"
+
+namespace weft_test {
+
+inline constexpr std::size_t kThreadStackBytes =
+    (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? std::size_t{256} << 10 : std::size_t{16} << 10;
+
+inline weft::Config thread_config(weft::ThreadSched sched, unsigned workers,
+                                  std::size_t quota = 0) {
+  weft::Config c;
+  c.workers = workers;
+  c.thread_sched = sched;
+  c.thread_stack_bytes = kThreadStackBytes;
+  c.mem_quota_bytes = quota;
+  return c;
+}
+
+}  // namespace weft_test
