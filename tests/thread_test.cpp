@@ -227,6 +227,25 @@ TEST_P(Threads, OneWorkerRunsTheUnstartedTaskABlockedThreadWaitsFor) {
   });
 }
 
+// rayon #592's pattern, `rounds` times: a task that takes the mutex, made stealable by the
+// caller, and a join, under the mutex, of a task a thief may have taken.
+void lock_and_join_stolen(weft::mutex& m, std::atomic<int>& locked_by_tasks, int rounds) {
+  for (int round = 0; round < rounds; ++round) {
+    auto locker = weft::spawn([&] {
+      std::lock_guard lock(m);
+      locked_by_tasks.fetch_add(1);
+    });
+    std::unique_lock lock(m);
+    auto busy = weft::spawn([] {
+      volatile int x = 0;
+      for (int i = 0; i < 2000; ++i) x = x + i;
+    });
+    busy.join();
+    lock.unlock();
+    locker.join();
+  }
+}
+
 // rayon #592: a waiter that helps may run, on its own stack, a task that blocks on the mutex
 // the waiter holds. A thread's join never helps: it parks, so this finishes.
 TEST_P(Threads, AJoinHoldingAMutexNeverRunsATaskThatLocksIt) {
@@ -236,24 +255,7 @@ TEST_P(Threads, AJoinHoldingAMutexNeverRunsATaskThatLocksIt) {
     std::atomic<int> locked_by_tasks{0};
     std::vector<weft::thread> threads;
     for (int t = 0; t < 8; ++t) {
-      threads.emplace_back([&] {
-        for (int round = 0; round < 20; ++round) {
-          // A task that takes the mutex, made stealable by this thread...
-          auto locker = weft::spawn([&] {
-            std::lock_guard lock(m);
-            locked_by_tasks.fetch_add(1);
-          });
-          // ...and a join, under the mutex, of a task a thief may have taken.
-          std::unique_lock lock(m);
-          auto busy = weft::spawn([] {
-            volatile int x = 0;
-            for (int i = 0; i < 2000; ++i) x = x + i;
-          });
-          busy.join();
-          lock.unlock();
-          locker.join();
-        }
-      });
+      threads.emplace_back([&] { lock_and_join_stolen(m, locked_by_tasks, 20); });
     }
     for (auto& t : threads) t.join();
     EXPECT_EQ(locked_by_tasks.load(), 8 * 20);
@@ -327,22 +329,7 @@ TEST_P(Threads, ATaskHoldingAMutexNeverHelpsWithATaskThatLocksIt) {
     std::atomic<int> locked_by_tasks{0};
     weft::scope([&](weft::Scope& outer) {
       for (int t = 0; t < 8; ++t) {
-        outer.spawn([&] {
-          for (int round = 0; round < 50; ++round) {
-            auto locker = weft::spawn([&] {
-              std::lock_guard lock(m);
-              locked_by_tasks.fetch_add(1);
-            });
-            std::unique_lock lock(m);
-            auto busy = weft::spawn([] {
-              volatile int x = 0;
-              for (int i = 0; i < 2000; ++i) x = x + i;
-            });
-            busy.join();
-            lock.unlock();
-            locker.join();
-          }
-        });
+        outer.spawn([&] { lock_and_join_stolen(m, locked_by_tasks, 50); });
       }
     });
     EXPECT_EQ(locked_by_tasks.load(), 8 * 50);

@@ -8,19 +8,11 @@
 #include "thread_apps/barnes_hut.hpp"
 #include "thread_apps/decision_tree.hpp"
 #include "threads/run_sample.hpp"
+#include "threads/series_runner.hpp"
 
 namespace threads_bench {
 
 namespace {
-
-Series make_series(Bench bench, const char* version, unsigned workers, std::size_t size) {
-  Series s;
-  s.bench = bench;
-  s.version = version;
-  s.workers = workers;
-  s.size = size;
-  return s;
-}
 
 // serial; then per worker count the `extra` version (if any) and the thread version under
 // every scheduler.
@@ -44,17 +36,6 @@ weft::Config app_config(const Settings& st, const Series& s) {
                     st.stacks.empty() ? 0 : st.stacks.front());
 }
 
-template <class RunOne>
-void alternate_apps(const Settings& st, std::vector<Series>& series, const Progress& progress,
-                    const RunOne& run_one) {
-  for (int rep = 1; rep <= st.repeat; ++rep) {
-    for (Series& s : series) {
-      if (progress) progress(rep, st.repeat, std::string(bench_name(s.bench)) + " " + s.label());
-      s.samples.push_back(run_one(s));
-    }
-  }
-}
-
 Sample sample_of(double seconds, const weft::ThreadStats& threads) {
   Sample x;
   x.seconds = seconds;
@@ -71,7 +52,7 @@ void run_barnes(const Settings& st, const Progress& progress, std::vector<Series
   params.steps = st.bh_steps;
   if (st.spoil_answers) params.max_force_error = -1;  // no force can pass: the check must fail
   std::vector<Series> series = app_plan(st, Bench::kBarnes, st.bh_bodies, "coarse");
-  alternate_apps(st, series, progress, [&](const Series& s) {
+  alternate(st, series, progress, [&](const Series& s) {
     const thread_apps::BhVersion v = s.version == "serial"   ? thread_apps::BhVersion::kSerial
                                      : s.version == "coarse" ? thread_apps::BhVersion::kCoarse
                                                              : thread_apps::BhVersion::kFine;
@@ -91,7 +72,7 @@ void run_dtree(const Settings& st, const Progress& progress, std::vector<Series>
   thread_apps::DecisionTreeParams params;
   params.instances = st.dt_instances;
   std::vector<Series> series = app_plan(st, Bench::kDtree, st.dt_instances, nullptr);
-  alternate_apps(st, series, progress, [&](const Series& s) {
+  alternate(st, series, progress, [&](const Series& s) {
     const thread_apps::DtVersion v =
         s.version == "serial" ? thread_apps::DtVersion::kSerial : thread_apps::DtVersion::kFine;
     const thread_apps::DecisionTreeRun run =

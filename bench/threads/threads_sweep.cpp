@@ -11,6 +11,7 @@
 #include "threads/matmul_threads.hpp"
 #include "threads/micro.hpp"
 #include "threads/run_sample.hpp"
+#include "threads/series_runner.hpp"
 #include "threads/thread_tree.hpp"
 #include "threads/threads_bench.hpp"
 
@@ -102,12 +103,7 @@ std::vector<Series> plan(const Settings& st, Bench bench, std::size_t size, bool
   const std::vector<std::size_t> stacks =
       st.stacks.empty() ? std::vector<std::size_t>{0} : st.stacks;
   const auto make = [&](const char* version, unsigned w) {
-    Series s;
-    s.bench = bench;
-    s.version = version;
-    s.workers = w;
-    s.size = size;
-    return s;
+    return make_series(bench, version, w, size);
   };
   std::vector<Series> all{make("serial", 1)};
   for (const unsigned w : workers) {
@@ -132,26 +128,12 @@ weft::Config config_of(const Series& s) {
   return run_config(s.workers, s.sched.value_or(weft::ThreadSched::kDf), s.quota, s.stack);
 }
 
-// Runs every series `repeat` times, alternating; run_one(series, rep) returns one sample.
-template <class RunOne>
-void alternate(const Settings& st, std::vector<Series>& series, const Progress& progress,
-               const RunOne& run_one) {
-  for (int rep = 1; rep <= st.repeat; ++rep) {
-    for (Series& s : series) {
-      if (progress)
-        progress(rep, st.repeat,
-                 std::string(bench_name(s.bench)) + " " + std::to_string(s.size) + " " + s.label());
-      s.samples.push_back(run_one(s, rep));
-    }
-  }
-}
-
 void run_matmul(const Settings& st, const Progress& progress, std::vector<Series>& out) {
   for (const std::size_t n : st.orders) {
     MatmulInputs inputs(n);
     std::vector<double> reference;  // the first serial run's product, checked on its own
     std::vector<Series> series = plan(st, Bench::kMatmul, n, true, true);
-    alternate(st, series, progress, [&](const Series& s, int) {
+    alternate(st, series, progress, [&](const Series& s) {
       inputs.clear_product();
       Sample sample;
       if (s.version == "serial") {
@@ -181,7 +163,7 @@ void run_tree(const Settings& st, const Progress& progress, std::vector<Series>&
   const int depth = st.tree_depth;
   const std::uint64_t expected = tree_expected(depth);
   std::vector<Series> series = plan(st, Bench::kTree, static_cast<std::size_t>(depth), false, true);
-  alternate(st, series, progress, [&](const Series& s, int) {
+  alternate(st, series, progress, [&](const Series& s) {
     std::uint64_t got = 0;
     const Sample sample = s.version == "serial"
                               ? measure_serial(0, [&] { got = tree_serial(depth); })
@@ -199,7 +181,7 @@ void run_many(const Settings& st, const Progress& progress, std::vector<Series>&
   const std::size_t count = st.many_count;
   const std::uint64_t expected = many_expected(count);
   std::vector<Series> series = plan(st, Bench::kMany, count, false, false);
-  alternate(st, series, progress, [&](const Series& s, int) {
+  alternate(st, series, progress, [&](const Series& s) {
     std::uint64_t got = 0;
     const Sample sample = s.version == "serial"
                               ? measure_serial(0, [&] { got = many_serial(count); })

@@ -156,21 +156,20 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
       return static_cast<Outcome>(state);
     }
     if (stack.request_flagged()) serve_requests();  // answer now, not at the thief's timeout
-    // Ready threads first, each on its own stack: the task we wait for may be one of them
-    // (a waiter elsewhere stole it into a thread), and a worker that only helped with tasks
-    // would leave it there while every worker waits.
-    if (UThread* t = pool_.threads().take(id)) {
-      run_thread(t);
-      rounds = 0;
-      continue;
-    }
     if (held_mutexes > 0) {
       // A task helped here could lock a mutex we hold, on top of us (rayon #592): wait as a
-      // blocked task does (W3), stealing into new threads instead.
-      if (rounds >= 16 && steal_for_waiter()) {
+      // blocked task does (W3), on threads only.
+      if (wait_step_on_threads(rounds)) {
         rounds = 0;
         continue;
       }
+    } else if (UThread* t = pool_.threads().take(id)) {
+      // Ready threads before tasks, each on its own stack: the task we wait for may be one
+      // of them (a waiter elsewhere stole it into a thread), and a worker that only helped
+      // with tasks would leave it there while every worker waits.
+      run_thread(t);
+      rounds = 0;
+      continue;
     } else if (may_help()) {
       if (thief >= 0 && thief != id && steal_from(pool_.worker(static_cast<unsigned>(thief)))) {
         leapfrogs.bump();

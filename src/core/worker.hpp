@@ -82,6 +82,10 @@ class Worker final : public WorkerCore {
   // worker-sized stack, so that a stolen task that blocks parks there, never under the
   // waiter.
   bool steal_for_waiter() noexcept;
+  // One step of a wait that must not run a task on this stack (W3, or a stolen-task join
+  // while this stack holds a weft::mutex): runs a ready thread, or, once `spins` says the
+  // wait has gone on a while, steals into a new thread. True if it did either.
+  bool wait_step_on_threads(unsigned spins) noexcept;
 
   // The counters and the profile since the last reset_counters() (frame management charged
   // at frame_cost_ns per pushed task). The caller holds the pool's stats lock, which guards

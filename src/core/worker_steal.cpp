@@ -110,6 +110,14 @@ bool Worker::steal_for_waiter() noexcept {
   return steal_from_core(*pool_.worker(victim).running_core(), /*as_thread=*/true);
 }
 
+bool Worker::wait_step_on_threads(unsigned spins) noexcept {
+  if (UThread* t = pool_.threads().take(id)) {
+    run_thread(t);
+    return true;
+  }
+  return spins >= 16 && steal_for_waiter();  // the claim is a thread now: run it next
+}
+
 bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   const Activity prev = clock_.enter(Activity::kSteal);
   // Each attempt is counted once, by its outcome (steals or failed_steals; the attempts are

@@ -15,7 +15,7 @@ UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes)
   WorkerCore* const core = current_worker_uncached();
   Pool& pool = core->runner->home_pool();
   UThread* const t = pool.thread_store().make(std::move(body), stack_bytes);
-  if (pool.threads().add_new(t, core->thread, core->id)) {
+  if (pool.threads().add_new(t, core->thread)) {
     // df: the child runs at once, here; we wait ready beside it.
     switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kRunChild, .child = t});
   }

@@ -152,7 +152,7 @@ void Worker::run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept {
     UThread* const t = pool_.thread_store().make(
         std::make_unique<ThreadBodyOf<decltype(body)>>(body), stack_bytes_);
     t->detached = true;
-    pool_.threads().add_new(t, nullptr, id);
+    pool_.threads().add_new(t, nullptr);
     pool_.thread_store().unref(*t);  // nobody joins it: its owner joins the slots
   } catch (...) {
     // No memory for a stack: run the claim here after all (the waiter's risk, not a lost

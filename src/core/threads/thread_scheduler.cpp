@@ -33,7 +33,7 @@ void ThreadScheduler::set_ready(UThread* t) noexcept {
   ready_count_.fetch_add(1, std::memory_order_seq_cst);  // S3
 }
 
-bool ThreadScheduler::add_new(UThread* child, UThread* creator, int worker) noexcept {
+bool ThreadScheduler::add_new(UThread* child, UThread* creator) noexcept {
   const bool run_child_now = creator != nullptr && depth_first(policy_);
   if (run_child_now) {
     child->state.store(UThread::State::kRunning, kRelaxed);
@@ -45,7 +45,6 @@ bool ThreadScheduler::add_new(UThread* child, UThread* creator, int worker) noex
     if (!run_child_now) set_ready(child);
   }
   if (!run_child_now) wake();  // after the update (S3)
-  (void)worker;
   return run_child_now;
 }
 
@@ -59,10 +58,13 @@ void ThreadScheduler::resume_creator(UThread* creator, int worker) noexcept {
 }
 
 void ThreadScheduler::make_ready(UThread* t, int worker) noexcept {
-  if (policy_ == ThreadSched::kDfd && !t->ever_stealable) {
+  if (policy_ == ThreadSched::kDfd) {
     t->state.store(UThread::State::kReady, std::memory_order_seq_cst);  // S5
-    if (inspecting_.load(std::memory_order_seq_cst) > 0) {
-      Guard g(*this);  // the report that may be reading its node is done with it
+    // The lock only for a thread on the stealable list, or while a report may be reading
+    // its node (S5): it is then done with it.
+    if (t->ever_stealable || inspecting_.load(std::memory_order_seq_cst) > 0) {
+      Guard g(*this);
+      unlist_stealable(t);
     }
     dfd_push(t, worker);
     wake();  // another worker may be idle while ours is busy with what woke it
@@ -71,11 +73,7 @@ void ThreadScheduler::make_ready(UThread* t, int worker) noexcept {
   {
     Guard g(*this);
     unlist_stealable(t);
-    if (policy_ != ThreadSched::kDfd) set_ready(t);
-  }
-  if (policy_ == ThreadSched::kDfd) {
-    t->state.store(UThread::State::kReady, kRelaxed);
-    dfd_push(t, worker);
+    set_ready(t);
   }
   wake();
 }

@@ -68,14 +68,14 @@ class ThreadScheduler {
   // The pool's worker count, once, before any thread is made (dfd's deques).
   void set_workers(unsigned n);
 
-  // In each call, `worker` is the id of the worker making it (on its own stack or running
-  // one of its threads).
+  // In the calls that take it, `worker` is the id of the worker making the call (on its own
+  // stack or running one of its threads): dfd's deque is that worker's.
   //
   // A new thread. `creator` is the thread that made it, or nullptr for a task. Returns true
   // when the creator must yield to the child at once (df and dfd with a thread creator: the
   // caller then switches with kRunChild, and the child runs before anything else on this
   // worker); otherwise the child is ready and `wake` has been called for it.
-  bool add_new(UThread* child, UThread* creator, int worker) noexcept;
+  bool add_new(UThread* child, UThread* creator) noexcept;
   // The creator a child preempted is off its stack now: ready, beside the child.
   void resume_creator(UThread* creator, int worker) noexcept;
   // A blocked thread can run again (S1).

@@ -91,13 +91,7 @@ void WaitList::block(WaitNode& node) noexcept {
   unsigned spins = 0;
   // acquire: pairs with wake()'s release; what the waker handed over is visible.
   while (!node.signaled.load(std::memory_order_acquire)) {
-    if (UThread* t = w->home_pool().threads().take(w->id)) {
-      wait.busy();
-      w->run_thread(t);
-      spins = 0;
-      continue;
-    }
-    if (spins >= 16 && w->steal_for_waiter()) {  // the claim is a thread now: run it next
+    if (w->wait_step_on_threads(spins)) {
       wait.busy();
       spins = 0;
       continue;
