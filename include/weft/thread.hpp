@@ -1,7 +1,8 @@
 // User-level threads and blocking synchronisation: weft::thread, weft::mutex,
 // weft::condition_variable, weft::counting_semaphore and weft::barrier, with the interfaces of
 // their std:: namesakes (std::unique_lock<weft::mutex>, std::scoped_lock, cv.wait(lock, pred)
-// work as they do with the std:: types).
+// and the timed waits work as they do with the std:: types), and this_thread's yield, get_id,
+// sleep_for and sleep_until.
 //
 // A weft::thread runs on its own small stack (Config::thread_stack_bytes, 16 KiB unless its
 // options say otherwise) and carries its own task stack, so spawn, scope and parallel loops
@@ -18,7 +19,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <concepts>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -113,6 +116,19 @@ inline thread::id this_thread_id() noexcept { return thread::id{detail::current_
 namespace this_thread {
 // Lets other ready threads run; the caller stays ready. In a task (not a thread), returns.
 inline void yield() noexcept { detail::yield_thread(); }
+// Parks the calling thread until the time has passed, never its worker (a task waiting here
+// runs ready threads meanwhile). Deadlines are fired by the workers at their scheduling
+// points and by an idle one whose nap ends by them: a wake-up is late by the timer slack
+// when a worker is idle, by the running threads' and tasks' time to their next switch
+// when none is.
+template <class Rep, class Period>
+void sleep_for(const std::chrono::duration<Rep, Period>& rel) {
+  if (rel > rel.zero()) detail::sleep_until_ns(detail::steady_deadline_ns(rel));
+}
+template <class Clock, class Duration>
+void sleep_until(const std::chrono::time_point<Clock, Duration>& t) {
+  detail::sleep_until_ns(detail::steady_deadline_ns(t));
+}
 // The calling thread's id; a default id in a task.
 inline thread::id get_id() noexcept { return this_thread_id(); }
 }  // namespace this_thread
@@ -192,12 +208,47 @@ class condition_variable {
   void wait(std::unique_lock<mutex>& lock, Predicate pred) {
     while (!pred()) wait(lock);
   }
+  // Timed waits, as std's: a time on another clock than the steady one is converted once,
+  // when the wait starts. The predicate forms return pred()'s last value.
+  template <class Clock, class Duration>
+  std::cv_status wait_until(std::unique_lock<mutex>& lock,
+                            const std::chrono::time_point<Clock, Duration>& t) {
+    return wait_until_ns(lock, detail::steady_deadline_ns(t)) ? std::cv_status::no_timeout
+                                                              : std::cv_status::timeout;
+  }
+  template <class Clock, class Duration, class Predicate>
+  bool wait_until(std::unique_lock<mutex>& lock, const std::chrono::time_point<Clock, Duration>& t,
+                  Predicate pred) {
+    return wait_until_deadline(lock, detail::steady_deadline_ns(t), std::move(pred));
+  }
+  template <class Rep, class Period>
+  std::cv_status wait_for(std::unique_lock<mutex>& lock,
+                          const std::chrono::duration<Rep, Period>& rel) {
+    return wait_until_ns(lock, detail::steady_deadline_ns(rel)) ? std::cv_status::no_timeout
+                                                                : std::cv_status::timeout;
+  }
+  template <class Rep, class Period, class Predicate>
+  bool wait_for(std::unique_lock<mutex>& lock, const std::chrono::duration<Rep, Period>& rel,
+                Predicate pred) {
+    return wait_until_deadline(lock, detail::steady_deadline_ns(rel), std::move(pred));
+  }
 
  private:
   template <class>
   friend class barrier;
-  // wait(), reported as a wait on `what` of `kind` (a barrier waits on its condition).
-  void wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind, const void* what);
+  // wait(), reported as a wait on `what` of `kind` (a barrier waits on its condition), until
+  // `deadline_ns` on the steady clock (0: none). True when notified, false at the deadline.
+  bool wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind, const void* what,
+               std::int64_t deadline_ns);
+  bool wait_until_ns(std::unique_lock<mutex>& lock, std::int64_t deadline_ns);
+  template <class Predicate>
+  bool wait_until_deadline(std::unique_lock<mutex>& lock, std::int64_t deadline_ns,
+                           Predicate pred) {
+    while (!pred()) {
+      if (!wait_until_ns(lock, deadline_ns)) return pred();
+    }
+    return true;
+  }
 
   detail::WaitList waiters_;
 };
@@ -212,6 +263,8 @@ class SemaphoreCore {
   explicit SemaphoreCore(std::ptrdiff_t initial) noexcept : count_(initial) {}
   void release(std::ptrdiff_t n);
   void acquire();
+  // acquire() until `deadline_ns` on the steady clock (0: none); false at the deadline.
+  bool acquire_until_ns(std::int64_t deadline_ns);
   bool try_acquire() noexcept {
     (void)sync_caller("weft::counting_semaphore::try_acquire");
     std::ptrdiff_t c = count_.load(std::memory_order_relaxed);
@@ -244,6 +297,15 @@ class counting_semaphore {
   void release(std::ptrdiff_t update = 1) { core_.release(update); }
   void acquire() { core_.acquire(); }
   bool try_acquire() noexcept { return core_.try_acquire(); }
+  // As std's: a time on another clock than the steady one is converted once, at the call.
+  template <class Rep, class Period>
+  bool try_acquire_for(const std::chrono::duration<Rep, Period>& rel) {
+    return core_.try_acquire() || core_.acquire_until_ns(detail::steady_deadline_ns(rel));
+  }
+  template <class Clock, class Duration>
+  bool try_acquire_until(const std::chrono::time_point<Clock, Duration>& t) {
+    return core_.try_acquire() || core_.acquire_until_ns(detail::steady_deadline_ns(t));
+  }
 
  private:
   detail::SemaphoreCore core_;
@@ -287,7 +349,8 @@ class barrier {
   }
   void wait(arrival_token&& token) const {
     std::unique_lock lock(mutex_);
-    while (phase_ == token.phase_) changed_.wait_as(lock, detail::WaitKind::kBarrier, this);
+    while (phase_ == token.phase_)
+      (void)changed_.wait_as(lock, detail::WaitKind::kBarrier, this, 0);
   }
   void arrive_and_wait() { wait(arrive()); }
   void arrive_and_drop() {

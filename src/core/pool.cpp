@@ -129,7 +129,10 @@ bool Pool::sleep(std::chrono::microseconds nap, bool& watching) noexcept {
   // Live threads keep a run active: their spawns wake nobody, so the watchman must nap.
   const bool run_active =
       active_runs_.load(std::memory_order_seq_cst) > 0 || thread_store_.live() > 0;
-  const bool woken = sleep_.wait(ticket, nap, watching, run_active);
+  // A parked thread's deadline is a wake-up nobody else will send: the watchman's nap
+  // ends by it (one watchman naps whenever workers sleep during a run, sleep.hpp).
+  const bool woken = sleep_.wait(ticket, timers_.bound_nap(nap), watching, run_active);
+  timers_.expire();
   if (!woken && watching) deadlock_watch_.look(*this);
   return woken;
 }

@@ -16,6 +16,7 @@
 #include "core/threads/deadlock_watch.hpp"
 #include "core/threads/task_waits.hpp"
 #include "core/threads/thread_scheduler.hpp"
+#include "core/threads/timers.hpp"
 #include "core/threads/uthread.hpp"
 #include "core/worker.hpp"
 #include "weft/config.hpp"
@@ -54,6 +55,9 @@ class Pool {
   // User-level threads: their blocks and stacks, and the ready ones' order.
   ThreadStore& thread_store() noexcept { return thread_store_; }
   ThreadScheduler& threads() noexcept { return threads_; }
+  // The deadlines of parked threads: workers fire them at their scheduling points and the
+  // watchman's nap ends by the earliest (timers.hpp).
+  Timers& timers() noexcept { return timers_; }
   // Tasks waiting on weft primitives, and the deadlock detector that watches them and the
   // threads.
   TaskWaits& task_waits() noexcept { return task_waits_; }
@@ -105,6 +109,7 @@ class Pool {
   FramePool frame_pool_;
   ThreadStore thread_store_;
   ThreadScheduler threads_;
+  Timers timers_;
   TaskWaits task_waits_;
   DeadlockWatch deadlock_watch_;
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -93,6 +93,7 @@ void Worker::main_loop() noexcept {
   while (!pool_.shutting_down()) {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.
     if (stack.request_flagged()) serve_requests();
+    pool_.timers().expire();  // one relaxed load while no thread waits with a deadline
     if (UThread* t = pool_.threads().take(id)) {
       set_idle(false);
       pool_.stop_watching(watching_);

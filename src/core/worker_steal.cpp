@@ -111,6 +111,7 @@ bool Worker::steal_for_waiter() noexcept {
 }
 
 bool Worker::wait_step_on_threads(unsigned spins) noexcept {
+  pool_.timers().expire();  // a waiting worker fires deadlines as an idle one does
   if (UThread* t = pool_.threads().take(id)) {
     run_thread(t);
     return true;

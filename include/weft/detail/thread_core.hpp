@@ -18,12 +18,27 @@
 //       by the waker, acquire by the waiter). It never runs a task on its own stack
 //       meanwhile (a task may block on something the waiter holds: rayon #592); a task it
 //       steals becomes a new thread with a stack of its own.
+//
+// Timed waits (a node with a deadline): the notifier and the deadline race to wake it.
+//   T1  Only a node with `deadline_ns` != 0 is claimed: pop_front skips a timed node whose
+//       claim it loses, so a notify_one or a semaphore unit goes to the next waiter.
+//   T2  `claim` goes 0 -> 1 once (acq_rel CAS): by pop_front under the list lock, or by
+//       the deadline, i.e. the pool's Timers for a parked thread (src/core/threads/timers.hpp)
+//       or the waiting task's own loop. The claimer alone wakes the node.
+//   T3  The deadline's claimer unlinks the node if it is still queued, under the list lock,
+//       sets `timed_out`, and wakes it. The list is still alive then: its waiter was not
+//       notified (std's rule for destroying a condition variable).
+//   T4  A thread's timer entry may still be in Timers::expire's hands when the waiter
+//       resumes: the waiter then waits for `timer_done` (release by the timer, acquire by
+//       the waiter) before its node leaves the stack.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -50,7 +65,14 @@ class ThreadBodyOf final : public ThreadBody {
 };
 
 // What a WaitNode waits on, for the deadlock report and Runtime::dump_threads().
-enum class WaitKind : std::uint8_t { kMutex, kConditionVariable, kSemaphore, kBarrier, kJoin };
+enum class WaitKind : std::uint8_t {
+  kMutex,
+  kConditionVariable,
+  kSemaphore,
+  kBarrier,
+  kJoin,
+  kSleep
+};
 
 struct WaitNode {
   UThread* thread = nullptr;  // the waiting user-level thread; nullptr: a task (W3)
@@ -62,6 +84,13 @@ struct WaitNode {
   const void* waits_on = nullptr;
   WaitKind kind = WaitKind::kMutex;
   const std::atomic<const void*>* holder = nullptr;
+  // Timed waits (T1-T4): the deadline on the steady clock (0: none), the list the node is
+  // queued on, and the claim.
+  std::int64_t deadline_ns = 0;
+  class WaitList* list = nullptr;
+  std::atomic<std::uint32_t> claim{0};
+  std::atomic<bool> timer_done{false};
+  bool timed_out = false;
 };
 
 class WaitList {
@@ -71,12 +100,19 @@ class WaitList {
   // Under the lock.
   bool empty() const noexcept { return head_ == nullptr; }
   void push_back(WaitNode& node) noexcept;
+  // The oldest node this caller may wake (T1), unlinked; nullptr if none.
   WaitNode* pop_front() noexcept;
+  // Unlinks `node` if it is queued.
+  void remove(WaitNode& node) noexcept;
   // Under the lock, with `node` linked: releases the lock once the caller can be resumed
-  // (W1) and returns when the node was signalled.
-  void block(WaitNode& node) noexcept;
+  // (W1) and returns when the node was signalled (true) or, for a node with a deadline,
+  // when the deadline passed first (false; the node is unlinked then).
+  bool block(WaitNode& node) noexcept;
 
  private:
+  // A waiting task's deadline passed: true if it won the node (T2) and unlinked it (T3).
+  bool claim_for_deadline(WaitNode& node) noexcept;
+
   std::atomic<bool> locked_{false};  // acquire on lock, release on unlock
   WaitNode* head_ = nullptr;         // guarded by locked_
   WaitNode* tail_ = nullptr;
@@ -101,5 +137,26 @@ std::uint64_t thread_number(const UThread* t) noexcept;
 // The calling user-level thread's number; 0 for a task, or outside a runtime.
 std::uint64_t current_thread_number() noexcept;
 void yield_thread() noexcept;
+
+// The steady clock in nanoseconds, the deadlines' clock.
+std::int64_t steady_now_ns() noexcept;
+// A deadline `rel` from now on the steady clock, saturated (never 0: that means none).
+template <class Rep, class Period>
+std::int64_t steady_deadline_ns(const std::chrono::duration<Rep, Period>& rel) noexcept {
+  using Ns = std::chrono::duration<long double, std::nano>;
+  const long double ns = std::chrono::duration_cast<Ns>(rel).count();
+  const long double limit = static_cast<long double>(std::numeric_limits<std::int64_t>::max() / 2);
+  const std::int64_t now = steady_now_ns();
+  if (!(ns < limit)) return std::numeric_limits<std::int64_t>::max();  // NaN too: forever
+  if (ns <= 0) return now > 0 ? now : 1;
+  return now + static_cast<std::int64_t>(ns + 0.999L);  // rounded up: never early
+}
+// The same for an absolute time on any clock (a non-steady one converted once, now).
+template <class Clock, class Duration>
+std::int64_t steady_deadline_ns(const std::chrono::time_point<Clock, Duration>& t) noexcept {
+  return steady_deadline_ns(t - Clock::now());
+}
+// Parks the caller (a thread; a task runs ready threads meanwhile) until `deadline_ns`.
+void sleep_until_ns(std::int64_t deadline_ns) noexcept;
 
 }  // namespace weft::detail

@@ -16,7 +16,10 @@ namespace weft::detail {
 
 bool DeadlockWatch::stuck(Pool& pool) noexcept {
   ThreadScheduler& sched = pool.threads();
-  if (sched.has_ready_seq_cst() || sched.has_stealable() || pool.has_pending_roots()) return false;
+  if (sched.has_ready_seq_cst() || sched.has_stealable() || pool.has_pending_roots() ||
+      pool.timers().armed()) {
+    return false;  // work, or a deadline that will make some
+  }
   const int waiting = pool.task_waits().quiet();
   if (pool.idle_workers() + waiting < static_cast<int>(pool.size())) return false;
   // Nobody runs a thread now, so a live one is blocked (or ready, which was ruled out).

@@ -9,7 +9,8 @@
 // mutex, so a notify made after that unlock (with or without the mutex) finds it.
 // counting_semaphore. M2: a waiter is queued only while the count is 0, checked under the
 // list's lock; release hands units to queued waiters first (under the lock) and adds the
-// rest to the count.
+// rest to the count. A timed waiter whose deadline claimed it is skipped (T1 in
+// thread_core.hpp), so no unit is handed to a waiter that has given up.
 #include <cstdio>
 #include <cstdlib>
 
@@ -109,20 +110,26 @@ void condition_variable::notify_all() noexcept {
 }
 
 void condition_variable::wait(std::unique_lock<mutex>& lock) {
-  wait_as(lock, detail::WaitKind::kConditionVariable, this);
+  (void)wait_as(lock, detail::WaitKind::kConditionVariable, this, 0);
 }
 
-void condition_variable::wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind,
-                                 const void* what) {
+bool condition_variable::wait_until_ns(std::unique_lock<mutex>& lock, std::int64_t deadline_ns) {
+  return wait_as(lock, detail::WaitKind::kConditionVariable, this, deadline_ns);
+}
+
+bool condition_variable::wait_as(std::unique_lock<mutex>& lock, detail::WaitKind kind,
+                                 const void* what, std::int64_t deadline_ns) {
   if (!lock.owns_lock()) detail::thread_misuse("condition_variable::wait without the lock held");
   detail::WaitNode node;
   node.waits_on = what;
   node.kind = kind;
+  node.deadline_ns = deadline_ns;
   waiters_.lock();
   waiters_.push_back(node);
   lock.mutex()->unlock();  // takes the mutex's list lock inside the cv's: always that order
-  waiters_.block(node);
+  const bool notified = waiters_.block(node);
   lock.mutex()->lock();
+  return notified;
 }
 
 namespace detail {
@@ -150,22 +157,29 @@ void SemaphoreCore::release(std::ptrdiff_t n) {
   }
 }
 
-void SemaphoreCore::acquire() {
-  if (try_acquire()) return;
+void SemaphoreCore::acquire() { (void)acquire_until_ns(0); }
+
+bool SemaphoreCore::acquire_until_ns(std::int64_t deadline_ns) {
+  if (try_acquire()) return true;
   waiters_.lock();
   std::ptrdiff_t c = count_.load(std::memory_order_relaxed);
   while (c > 0) {
     if (count_.compare_exchange_weak(c, c - 1, std::memory_order_acquire,
                                      std::memory_order_relaxed)) {
       waiters_.unlock();
-      return;
+      return true;
     }
+  }
+  if (deadline_ns != 0 && steady_now_ns() >= deadline_ns) {
+    waiters_.unlock();
+    return false;
   }
   WaitNode node;  // M2: the count is 0 and only grows under the lock we hold
   node.waits_on = this;
   node.kind = WaitKind::kSemaphore;
+  node.deadline_ns = deadline_ns;
   waiters_.push_back(node);
-  waiters_.block(node);
+  return waiters_.block(node);  // a unit handed over (M2), or the deadline
 }
 
 }  // namespace detail

@@ -18,6 +18,7 @@ WaitSnapshot snapshot(const WaitNode& node) noexcept {
   WaitSnapshot s;
   s.kind = node.kind;
   s.waits_on = node.waits_on;
+  s.timed = node.deadline_ns != 0;
   // relaxed: the owner word is the mutex's own (weft/thread.hpp); a report may be a moment
   // late, never torn.
   if (node.holder != nullptr) s.holder = node.holder->load(std::memory_order_relaxed);
@@ -49,8 +50,15 @@ void write_holder(const ThreadReport& r, const void* holder, std::ostream& out) 
   }
 }
 
+void write_wait_on(const ThreadReport& r, const WaitSnapshot& w, std::ostream& out);
+
 // "waits on weft::mutex 0x... held by thread 2": the same words in both reports.
 void write_wait(const ThreadReport& r, const WaitSnapshot& w, std::ostream& out) {
+  write_wait_on(r, w, out);
+  if (w.timed && w.kind != WaitKind::kSleep) out << " (until a deadline)";
+}
+
+void write_wait_on(const ThreadReport& r, const WaitSnapshot& w, std::ostream& out) {
   switch (w.kind) {
     case WaitKind::kMutex:
       out << "waits on weft::mutex " << w.waits_on << " held by ";
@@ -68,6 +76,7 @@ void write_wait(const ThreadReport& r, const WaitSnapshot& w, std::ostream& out)
         out << "waits to join a thread that is ending";
       }
       return;
+    case WaitKind::kSleep: out << "sleeps until a deadline"; return;
   }
 }
 

@@ -19,6 +19,7 @@ struct WaitSnapshot {
   WaitKind kind = WaitKind::kMutex;
   const void* waits_on = nullptr;
   const void* holder = nullptr;  // kMutex: its owner when the snapshot was taken
+  bool timed = false;            // a wait with a deadline
 };
 
 struct ThreadLine {

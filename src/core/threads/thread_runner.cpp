@@ -92,6 +92,7 @@ void Worker::run_thread(UThread* t) noexcept {
     running_core_.store(own, std::memory_order_release);
     fold_counters(*t);
     t = finish_switch(t);
+    pool_.timers().expire();  // a worker that runs thread after thread still fires deadlines
   }
   clock_.enter(prev);
 }

@@ -2,10 +2,13 @@
 // weft/detail/thread_core.hpp), and the check that weft's primitives run under a runtime.
 #include <sched.h>
 
+#include <chrono>
+
 #include "core/pool.hpp"
 #include "core/threads/spin_lock.hpp"
 #include "core/threads/thread_report.hpp"
 #include "core/threads/thread_runner.hpp"
+#include "core/threads/timers.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/detail/thread_core.hpp"
 
@@ -21,12 +24,31 @@ void WaitList::push_back(WaitNode& node) noexcept {
 }
 
 WaitNode* WaitList::pop_front() noexcept {
-  WaitNode* const node = head_;
-  if (node == nullptr) return nullptr;
-  head_ = node->next;
-  if (head_ == nullptr) tail_ = nullptr;
-  node->next = nullptr;
-  return node;
+  while (WaitNode* const node = head_) {
+    head_ = node->next;
+    if (head_ == nullptr) tail_ = nullptr;
+    node->next = nullptr;
+    if (node->deadline_ns == 0) return node;
+    std::uint32_t pending = 0;
+    // acq_rel (T2): against the deadline's claim.
+    if (node->claim.compare_exchange_strong(pending, 1, std::memory_order_acq_rel,
+                                            std::memory_order_relaxed)) {
+      return node;
+    }
+    // T1: its deadline won; whoever claimed it wakes it, and we wake the next one.
+  }
+  return nullptr;
+}
+
+void WaitList::remove(WaitNode& node) noexcept {
+  WaitNode* prev = nullptr;
+  for (WaitNode* n = head_; n != nullptr; prev = n, n = n->next) {
+    if (n != &node) continue;
+    (prev != nullptr ? prev->next : head_) = n->next;
+    if (tail_ == n) tail_ = prev;
+    n->next = nullptr;
+    return;
+  }
 }
 
 namespace {
@@ -72,15 +94,19 @@ class TaskWait {
 
 }  // namespace
 
-void WaitList::block(WaitNode& node) noexcept {
+bool WaitList::block(WaitNode& node) noexcept {
   WorkerCore* const core = current_worker_uncached();
+  node.list = this;
   if (UThread* const t = node.thread; t != nullptr) {
+    Timers* const timers = node.deadline_ns != 0 ? &t->pool->timers() : nullptr;
+    if (timers != nullptr) timers->add(node);  // list lock, then the timers' (X2)
     t->parked_on = &node;  // for reports; published by mark_blocked under the scheduler's lock
     if (core->runner->home_pool().config().thread_debug) record_park_trace(*t);
     // W1: the worker releases the lock once we are off this stack.
     switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kPark, .unlock = &locked_});
     t->parked_on = nullptr;
-    return;
+    if (timers != nullptr) timers->remove(node);  // T4
+    return !node.timed_out;
   }
   // W3: a task on its worker's own stack cannot park. It runs ready threads meanwhile, each
   // on its own stack, steals tasks into new threads, and answers steal requests, but never
@@ -99,11 +125,49 @@ void WaitList::block(WaitNode& node) noexcept {
     if (w->stack.request_flagged()) w->serve_requests();
     if (++spins < 128) {
       platform::cpu_relax();
-    } else {
-      sched_yield();
+      continue;
+    }
+    sched_yield();
+    if (node.deadline_ns == 0) {
       wait.yielded();
+    } else if (steady_now_ns() >= node.deadline_ns && claim_for_deadline(node)) {
+      // A timed wait is never quiet: its deadline will end it, so it is no deadlock.
+      return false;
     }
   }
+  return true;
+}
+
+bool WaitList::claim_for_deadline(WaitNode& node) noexcept {
+  std::uint32_t pending = 0;
+  // acq_rel (T2); losing, the notifier's wake is on its way.
+  if (!node.claim.compare_exchange_strong(pending, 1, std::memory_order_acq_rel,
+                                          std::memory_order_relaxed)) {
+    return false;
+  }
+  lock();
+  remove(node);  // T3
+  unlock();
+  node.timed_out = true;
+  return true;
+}
+
+std::int64_t steady_now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void sleep_until_ns(std::int64_t deadline_ns) noexcept {
+  (void)sync_caller("weft::this_thread::sleep_until");
+  if (steady_now_ns() >= deadline_ns) return;
+  WaitList list;  // nobody else knows it: only the deadline ends the wait
+  WaitNode node;
+  node.kind = WaitKind::kSleep;
+  node.deadline_ns = deadline_ns;
+  list.lock();
+  list.push_back(node);
+  (void)list.block(node);
 }
 
 void wake(WaitNode* node) noexcept {
