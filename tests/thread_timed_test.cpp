@@ -225,52 +225,51 @@ TEST_P(TimedWaits, NoNotifyOneIsLostToAWaiterThatTimedOut) {
   });
 }
 
-// The claim protocol step by step, on a node of a task (woken by a flag) outside any runtime:
-// whichever of the notifier and the deadline claims the node first wakes it, the other
-// leaves it alone, and a notifier skips a node its deadline claimed.
-TEST(TimedWaitProtocol, TheNotifierAndTheDeadlineWakeANodeExactlyOnce) {
-  using weft::detail::WaitList;
-  using weft::detail::WaitNode;
-  const std::int64_t past = weft::detail::steady_now_ns() - 1;
-  {  // The notifier first: the deadline, passing later, does nothing.
-    WaitList list;
-    WaitNode node;
-    node.deadline_ns = past;
+// A node of a task (woken by a flag) queued on its own list with a deadline already past,
+// and armed in a Timers of its own.
+struct ArmedNode {
+  weft::detail::WaitList list;
+  weft::detail::WaitNode node;
+  weft::detail::Timers timers;
+  ArmedNode() {
+    node.deadline_ns = weft::detail::steady_now_ns() - 1;
     node.list = &list;
-    weft::detail::Timers timers;
     list.lock();
     list.push_back(node);
     timers.add(node);
-    EXPECT_EQ(list.pop_front(), &node);
     list.unlock();
-    timers.expire();
-    EXPECT_TRUE(node.timer_done.load());
-    EXPECT_FALSE(node.timed_out);
-    EXPECT_FALSE(node.signaled.load());
+  }
+};
+
+// The claim protocol step by step, outside any runtime: whichever of the notifier and the
+// deadline claims the node first wakes it, the other leaves it alone, and a notifier skips a
+// node its deadline claimed.
+TEST(TimedWaitProtocol, TheNotifierAndTheDeadlineWakeANodeExactlyOnce) {
+  {  // The notifier first: the deadline, passing later, does nothing.
+    ArmedNode a;
+    a.list.lock();
+    EXPECT_EQ(a.list.pop_front(), &a.node);
+    a.list.unlock();
+    a.timers.expire();
+    EXPECT_TRUE(a.node.timer_done.load());
+    EXPECT_FALSE(a.node.timed_out);
+    EXPECT_FALSE(a.node.signaled.load());
   }
   {  // The deadline first: the node is unlinked and woken as timed out.
-    WaitList list;
-    WaitNode node;
-    node.deadline_ns = past;
-    node.list = &list;
-    weft::detail::Timers timers;
-    list.lock();
-    list.push_back(node);
-    timers.add(node);
-    list.unlock();
-    EXPECT_TRUE(timers.armed());
-    timers.expire();
-    EXPECT_FALSE(timers.armed());
-    EXPECT_TRUE(node.timed_out);
-    EXPECT_TRUE(node.signaled.load());
-    list.lock();
-    EXPECT_EQ(list.pop_front(), nullptr);
-    list.unlock();
+    ArmedNode a;
+    EXPECT_TRUE(a.timers.armed());
+    a.timers.expire();
+    EXPECT_FALSE(a.timers.armed());
+    EXPECT_TRUE(a.node.timed_out);
+    EXPECT_TRUE(a.node.signaled.load());
+    a.list.lock();
+    EXPECT_EQ(a.list.pop_front(), nullptr);
+    a.list.unlock();
   }
   {  // A node its deadline claimed (not yet unlinked) is skipped for the next one.
-    WaitList list;
-    WaitNode timed, plain;
-    timed.deadline_ns = past;
+    weft::detail::WaitList list;
+    weft::detail::WaitNode timed, plain;
+    timed.deadline_ns = weft::detail::steady_now_ns() - 1;
     list.lock();
     list.push_back(timed);
     list.push_back(plain);

@@ -159,39 +159,40 @@ void run_matmul(const Settings& st, const Progress& progress, std::vector<Series
   }
 }
 
-void run_tree(const Settings& st, const Progress& progress, std::vector<Series>& out) {
-  const int depth = st.tree_depth;
-  const std::uint64_t expected = tree_expected(depth);
-  std::vector<Series> series = plan(st, Bench::kTree, static_cast<std::size_t>(depth), false, true);
+// Runs `series` alternated: the serial elision or the thread version of a benchmark whose
+// answer is a sum, each run's sum checked against `expected`.
+template <class Serial, class Threaded>
+void run_summing(const Settings& st, const Progress& progress, std::vector<Series>& series,
+                 const std::string& what, std::uint64_t expected, Serial serial,
+                 Threaded threaded) {
   alternate(st, series, progress, [&](const Series& s) {
     std::uint64_t got = 0;
     const Sample sample = s.version == "serial"
-                              ? measure_serial(0, [&] { got = tree_serial(depth); })
-                              : measure_weft(config_of(s), 0, [&] { got = tree_threads(depth); });
+                              ? measure_serial(0, [&] { got = serial(); })
+                              : measure_weft(config_of(s), 0, [&] { got = threaded(); });
     got += st.spoil_answers ? 1 : 0;
     if (got != expected)
-      throw WrongAnswer("tree depth " + std::to_string(depth) + " " + s.label() + ": sum " +
-                        std::to_string(got) + ", expected " + std::to_string(expected));
+      throw WrongAnswer(what + " " + s.label() + ": sum " + std::to_string(got) + ", expected " +
+                        std::to_string(expected));
     return sample;
   });
+}
+
+void run_tree(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+  const int depth = st.tree_depth;
+  std::vector<Series> series = plan(st, Bench::kTree, static_cast<std::size_t>(depth), false, true);
+  run_summing(
+      st, progress, series, "tree depth " + std::to_string(depth), tree_expected(depth),
+      [&] { return tree_serial(depth); }, [&] { return tree_threads(depth); });
   out.insert(out.end(), series.begin(), series.end());
 }
 
 void run_many(const Settings& st, const Progress& progress, std::vector<Series>& out) {
   const std::size_t count = st.many_count;
-  const std::uint64_t expected = many_expected(count);
   std::vector<Series> series = plan(st, Bench::kMany, count, false, false);
-  alternate(st, series, progress, [&](const Series& s) {
-    std::uint64_t got = 0;
-    const Sample sample = s.version == "serial"
-                              ? measure_serial(0, [&] { got = many_serial(count); })
-                              : measure_weft(config_of(s), 0, [&] { got = many_threads(count); });
-    got += st.spoil_answers ? 1 : 0;
-    if (got != expected)
-      throw WrongAnswer("many " + std::to_string(count) + " " + s.label() + ": sum " +
-                        std::to_string(got) + ", expected " + std::to_string(expected));
-    return sample;
-  });
+  run_summing(
+      st, progress, series, "many " + std::to_string(count), many_expected(count),
+      [&] { return many_serial(count); }, [&] { return many_threads(count); });
   out.insert(out.end(), series.begin(), series.end());
 }
 

@@ -108,11 +108,11 @@ class WaitList {
   // (W1) and returns when the node was signalled (true) or, for a node with a deadline,
   // when the deadline passed first (false; the node is unlinked then).
   bool block(WaitNode& node) noexcept;
+  // Not under the lock: `node`'s deadline passed. True if the deadline won the node (T2);
+  // it is then unlinked and marked timed out (T3), and the caller wakes it if it is parked.
+  bool claim_at_deadline(WaitNode& node) noexcept;
 
  private:
-  // A waiting task's deadline passed: true if it won the node (T2) and unlinked it (T3).
-  bool claim_for_deadline(WaitNode& node) noexcept;
-
   std::atomic<bool> locked_{false};  // acquire on lock, release on unlock
   WaitNode* head_ = nullptr;         // guarded by locked_
   WaitNode* tail_ = nullptr;

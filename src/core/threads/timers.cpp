@@ -51,16 +51,8 @@ void Timers::expire_due() noexcept {
   update_earliest_locked();
   unlock_spinning(lock_);
   for (WaitNode* node : due) {  // X2: no set lock held from here on
-    std::uint32_t pending = 0;
-    // acq_rel (T2): exactly one of us and the notifier claims the node.
-    if (node->claim.compare_exchange_strong(pending, 1, std::memory_order_acq_rel,
-                                            std::memory_order_relaxed)) {
-      node->list->lock();
-      node->list->remove(*node);  // still queued, unless a notifier popped and skipped it
-      node->list->unlock();
-      node->timed_out = true;
-      wake(node);  // T4: the waiter returns only after timer_done
-    }
+    // T4: the waiter returns only after timer_done, so the node outlives the wake.
+    if (node->list->claim_at_deadline(*node)) wake(node);
     node->timer_done.store(true, std::memory_order_release);
   }
 }

@@ -130,7 +130,7 @@ bool WaitList::block(WaitNode& node) noexcept {
     sched_yield();
     if (node.deadline_ns == 0) {
       wait.yielded();
-    } else if (steady_now_ns() >= node.deadline_ns && claim_for_deadline(node)) {
+    } else if (steady_now_ns() >= node.deadline_ns && claim_at_deadline(node)) {
       // A timed wait is never quiet: its deadline will end it, so it is no deadlock.
       return false;
     }
@@ -138,7 +138,7 @@ bool WaitList::block(WaitNode& node) noexcept {
   return true;
 }
 
-bool WaitList::claim_for_deadline(WaitNode& node) noexcept {
+bool WaitList::claim_at_deadline(WaitNode& node) noexcept {
   std::uint32_t pending = 0;
   // acq_rel (T2); losing, the notifier's wake is on its way.
   if (!node.claim.compare_exchange_strong(pending, 1, std::memory_order_acq_rel,
