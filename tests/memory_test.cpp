@@ -1,8 +1,9 @@
 // Heap accounting (weft/memory.hpp) and the memory quota of the depth-first schedulers:
 // allocate/deallocate and the pmr resource keep the process's figures; under df and dfd a
-// thread that allocates its quota is preempted and a larger allocation forks one dummy per
-// quota first, while fifo never does either; and on a tree of threads that each hold a block
-// across their children, df and dfd stay within S1 + 4 p D K where fifo does not.
+// thread whose allocation would take it past its quota is preempted before it, and a larger
+// allocation forks one dummy per quota first and is then made, while fifo never does
+// either; and on a tree of threads that each hold a block across their children, df and dfd
+// stay within S1 + 4 p D K where fifo does not.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -65,15 +66,18 @@ INSTANTIATE_TEST_SUITE_P(AllSchedulers, Quota,
 
 bool depth_first(ThreadSched s) { return s == ThreadSched::kDf || s == ThreadSched::kDfd; }
 
-TEST_P(Quota, PreemptsAThreadThatAllocatesItsQuotaAndDelaysLargeAllocations) {
+TEST_P(Quota, PreemptsBeforeAnAllocationPastTheQuotaAndDelaysLargeAllocations) {
   constexpr std::size_t kQuota = 4096;
   weft::Runtime rt(config(GetParam(), 2, kQuota));
   rt.reset_stats();
   rt.run([] {
     weft::thread t([] {
       std::vector<void*> blocks;
-      for (int i = 0; i < 12; ++i) blocks.push_back(weft::allocate(1024));  // 3 quotas
-      void* large = weft::allocate(10 * kQuota);                            // 10 dummies first
+      // Blocks 1-4 fill the first quota exactly; the 5th and the 9th would pass it, so the
+      // thread is preempted before each and makes it with a fresh quota.
+      for (int i = 0; i < 12; ++i) blocks.push_back(weft::allocate(1024));
+      // 10 dummies first, which pay for it: no preemption.
+      void* large = weft::allocate(10 * kQuota);
       weft::deallocate(large, 10 * kQuota);
       for (void* p : blocks) weft::deallocate(p, 1024);
     });
@@ -82,8 +86,8 @@ TEST_P(Quota, PreemptsAThreadThatAllocatesItsQuotaAndDelaysLargeAllocations) {
   const weft::ThreadStats s = rt.stats().threads;
   if (depth_first(GetParam())) {
     EXPECT_EQ(s.dummies, 10u);
-    EXPECT_EQ(s.made, 11u);        // the thread and its dummies
-    EXPECT_GE(s.preemptions, 4u);  // 3 quotas of small blocks, then the large one
+    EXPECT_EQ(s.made, 11u);  // the thread and its dummies
+    EXPECT_EQ(s.preemptions, 2u);
   } else {
     EXPECT_EQ(s.dummies, 0u);
     EXPECT_EQ(s.preemptions, 0u);
@@ -130,7 +134,7 @@ std::size_t tree_high_water(ThreadSched sched, unsigned workers, int depth, std:
 
 TEST_P(Quota, HoldsTheDepthFirstBoundOnATreeWhereFifoDoesNot) {
   constexpr int kDepth = 10;
-  constexpr std::size_t kBlock = 4096;  // = K: no dummies, one preemption per node
+  constexpr std::size_t kBlock = 4096;  // = K: no dummies; each node's block fills its quota
   constexpr unsigned kWorkers = 2;
   const std::size_t s1 = (kDepth + 1) * kBlock;
   const std::size_t bound = s1 + 4 * kWorkers * kDepth * kBlock;
@@ -143,11 +147,15 @@ TEST_P(Quota, HoldsTheDepthFirstBoundOnATreeWhereFifoDoesNot) {
 }
 
 // A tree of threads whose nodes allocate, sum their subtree and yield now and then, with
-// 8 workers on this machine's cores and a quota small enough to preempt at every node: the
-// schedulers' steal, preempt and deque-overflow paths run under contention, and a lost or
-// doubly-run thread shows in the sum.
+// 8 workers on this machine's cores and a quota small enough to preempt at every node (its
+// second block would pass it): the schedulers' steal, preempt and deque-overflow paths run under
+// contention, and a lost or doubly-run thread shows in the sum.
+constexpr std::size_t kStressBlock = 512;
+constexpr std::size_t kStressQuota = 768;  // one block fits, two do not
+
 std::uint64_t counting_tree(int depth, std::uint64_t label) {
-  void* held = weft::allocate(512);
+  void* held = weft::allocate(kStressBlock);
+  void* second = weft::allocate(kStressBlock);  // df, dfd: preempted before this one
   std::uint64_t sum = label;
   if (depth > 0) {
     std::uint64_t left_sum = 0;
@@ -157,7 +165,8 @@ std::uint64_t counting_tree(int depth, std::uint64_t label) {
     left.join();
     sum += left_sum;
   }
-  weft::deallocate(held, 512);
+  weft::deallocate(second, kStressBlock);
+  weft::deallocate(held, kStressBlock);
   return sum;
 }
 
@@ -168,7 +177,7 @@ TEST_P(Quota, StressForksJoinsYieldsAndPreemptionsOversubscribed) {
   // Sanitized builds are some 100 times slower here: fewer rounds, the same paths.
   const int rounds = (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) ? 3 : 30;
   for (int round = 0; round < rounds; ++round) {
-    weft::Runtime rt(config(GetParam(), 8, 1024));
+    weft::Runtime rt(config(GetParam(), 8, kStressQuota));
     const std::uint64_t got = rt.run([] {
       std::uint64_t result = 0;
       weft::thread root([&] { result = counting_tree(kDepth, 1); });
@@ -176,6 +185,10 @@ TEST_P(Quota, StressForksJoinsYieldsAndPreemptionsOversubscribed) {
       return result;
     });
     ASSERT_EQ(got, expected) << "round " << round;
+    // One preemption per node, every node (2^(d+1) - 1 of them).
+    if (depth_first(GetParam())) {
+      ASSERT_EQ(rt.stats().threads.preemptions, (std::uint64_t{2} << kDepth) - 1);
+    }
   }
 }
 

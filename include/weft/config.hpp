@@ -191,8 +191,8 @@ struct Config {
   // User-level threads (weft/thread.hpp): the stack a weft::thread gets when its options
   // name none, mapped under a guard page and pooled (WEFT_THREAD_STACK, 4K to 1G), and the
   // order ready threads run in (WEFT_THREAD_SCHED=fifo|lifo|df|dfd), and the memory quota
-  // K of the df and dfd schedulers: a thread that allocates K net bytes through
-  // weft::allocate since it was scheduled is preempted (WEFT_MEM_QUOTA; 0 = no quota;
+  // K of the df and dfd schedulers: a thread whose weft::allocate would take its net bytes
+  // since it was scheduled past K is preempted before it (WEFT_MEM_QUOTA; 0 = no quota;
   // weft/memory.hpp).
   std::size_t thread_stack_bytes = std::size_t{16} << 10;
   ThreadSched thread_sched = ThreadSched::kDf;

@@ -5,10 +5,12 @@
 //
 // With Config::mem_quota_bytes = K > 0 (WEFT_MEM_QUOTA) and the df or dfd scheduler, the
 // charge is what bounds the memory of a parallel run (docs/ARCHITECTURE.md, "User-level
-// threads"): a thread that has allocated K net bytes since it was last scheduled is preempted
-// in place, so that threads earlier in the serial order run first; an allocation of m > K
-// bytes first forks ceil(m/K) dummy threads as a binary tree and joins them, which delays it
-// the same way. Tasks (not threads) are counted but never preempted.
+// threads"): a thread may allocate K net bytes each time it is scheduled, and one whose
+// allocation would take it past that is preempted in place before the allocation, so that
+// threads earlier in the serial order run first, and makes it when it runs again; an
+// allocation of m > K bytes first forks ceil(m/K) dummy threads as a binary tree and joins
+// them, which delays it the same way, and is then made. Tasks (not threads) are counted but
+// never preempted.
 #pragma once
 
 #include <cstddef>
