@@ -1,0 +1,119 @@
+#include "sim/cli_args.hpp"
+
+#include <charconv>
+#include <string_view>
+
+namespace weft_sim {
+namespace {
+
+constexpr int kMaxFib = 50;
+constexpr unsigned kMaxWorkers = 4096;
+
+bool parse_u64(std::string_view text, std::uint64_t& value) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc{} && end == text.data() + text.size() && !text.empty();
+}
+
+std::vector<std::string_view> split(std::string_view list) {
+  std::vector<std::string_view> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    items.push_back(list.substr(start, comma - start));
+    if (comma == std::string_view::npos) return items;
+    start = comma + 1;
+  }
+}
+
+std::string parse_workload(std::string_view spec, Workload& w) {
+  w.spec = std::string(spec);
+  if (spec.starts_with("fib:")) {
+    std::uint64_t n = 0;
+    if (!parse_u64(spec.substr(4), n) || n > kMaxFib) {
+      return "--workload fib:N needs N in [0, " + std::to_string(kMaxFib) + "], not '" +
+             std::string(spec.substr(4)) + "'";
+    }
+    w.kind = Workload::Kind::kFib;
+    w.fib_n = static_cast<int>(n);
+    return "";
+  }
+  if (spec.starts_with("uts:")) {
+    w.uts_preset = uts::find_preset(spec.substr(4));
+    if (w.uts_preset == nullptr) {
+      std::string names;
+      for (const uts::Preset& p : uts::presets())
+        names += (names.empty() ? "" : ", ") + std::string(p.name);
+      return "--workload uts:NAME: no preset '" + std::string(spec.substr(4)) + "' (" + names + ")";
+    }
+    w.kind = Workload::Kind::kUts;
+    return "";
+  }
+  return "--workload '" + std::string(spec) + "' is not fib:N or uts:PRESET";
+}
+
+}  // namespace
+
+std::string parse_args(int argc, char** argv, SimArgs& args) {
+  if (argc < 2) return "no command";
+  const std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    args.help = true;
+    return "";
+  }
+  if (command != "run") return "unknown command '" + std::string(command) + "' (run)";
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help") {
+      args.help = true;
+      return "";
+    }
+    if (i + 1 >= argc) return std::string(flag) + " needs a value";
+    const std::string_view value = argv[++i];
+    if (flag == "--workload") {
+      if (std::string e = parse_workload(value, args.workload); !e.empty()) return e;
+    } else if (flag == "--workers") {
+      args.workers.clear();
+      for (std::string_view item : split(value)) {
+        std::uint64_t p = 0;
+        if (!parse_u64(item, p) || p < 1 || p > kMaxWorkers) {
+          return "--workers: '" + std::string(item) + "' is not a count in [1, " +
+                 std::to_string(kMaxWorkers) + "]";
+        }
+        args.workers.push_back(static_cast<unsigned>(p));
+      }
+    } else if (flag == "--steal") {
+      args.policies.clear();
+      try {
+        for (std::string_view item : split(value)) {
+          args.policies.push_back(weft::StealPolicy::parse(item, "--steal"));
+        }
+      } catch (const weft::ConfigError& e) {
+        return e.what();
+      }
+    } else if (flag == "--seed") {
+      if (!parse_u64(value, args.seed))
+        return "--seed: '" + std::string(value) + "' is not a number";
+    } else if (flag == "--json") {
+      args.json_path = std::string(value);
+    } else {
+      return "unknown option '" + std::string(flag) + "'";
+    }
+  }
+  return "";
+}
+
+std::string usage() {
+  return "usage:\n"
+         "  weft-sim run [--workload fib:N|uts:PRESET] [--workers 1,2] [--steal one,...]\n"
+         "               [--seed 1] [--json FILE|-]\n"
+         "Runs the workload on P simulated weft workers under the concurrent steal\n"
+         "mechanism, one run per worker count and policy, and checks each: fib:N must\n"
+         "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
+         "Policies: " +
+         weft::StealPolicy::allowed_specs() +
+         ".\n"
+         "The costs are uncalibrated placeholders (docs/SIMULATOR.md).\n"
+         "Exit 1 if a check fails, 2 for bad arguments.\n";
+}
+
+}  // namespace weft_sim

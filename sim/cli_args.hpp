@@ -1,0 +1,34 @@
+// weft-sim's command line: what it asks for, parsed and checked before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "uts/presets.hpp"
+#include "weft/config.hpp"
+
+namespace weft_sim {
+
+struct Workload {
+  enum class Kind : std::uint8_t { kFib, kUts };
+  Kind kind = Kind::kFib;
+  int fib_n = 30;
+  const uts::Preset* uts_preset = nullptr;
+  std::string spec = "fib:30";  // as given
+};
+
+struct SimArgs {
+  bool help = false;
+  Workload workload;
+  std::vector<unsigned> workers{1, 2};
+  std::vector<weft::StealPolicy> policies{weft::StealPolicy::one()};
+  std::uint64_t seed = 1;
+  std::string json_path;  // "" none, "-" stdout
+};
+
+// Fills `args`; returns "" or a message naming the bad argument and what is allowed.
+std::string parse_args(int argc, char** argv, SimArgs& args);
+std::string usage();
+
+}  // namespace weft_sim

@@ -1,0 +1,313 @@
+#include "sim/engine.hpp"
+
+#include <deque>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "core/steal_amount.hpp"
+#include "core/steal_history.hpp"
+
+namespace weft_sim {
+namespace {
+
+constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+struct Task {
+  std::unique_ptr<Strand> strand;
+  std::int32_t thief = -1;  // the worker that claimed it, or -1
+  bool done = false;
+};
+
+enum class Activity : std::uint8_t { kBusy, kFrame, kSteal };
+
+// A task being run by a worker; frames nest (an inline join, a steal made while waiting).
+struct Frame {
+  std::uint32_t task;
+  std::size_t child_base;         // this frame's children start here in Worker::children
+  std::uint32_t waiting = kNone;  // the stolen child its join waits for
+  std::size_t proxy_floor = 0;    // while waiting: the stack entries below are not proxies
+  std::uint64_t stolen_at = 0;    // a claimed task: when the claim started (for adaptive)
+  std::int64_t claimed = 0;       // and how many tasks the claim took; 0 otherwise
+  std::uint64_t claim_cost = 0;
+};
+
+struct Worker {
+  std::uint64_t clock = 0;
+  std::deque<std::uint32_t> stack;      // spawned and claimed tasks not started; back = newest
+  std::vector<Frame> frames;            // back = running
+  std::vector<std::uint32_t> children;  // each frame's unjoined children, nested
+  std::uint64_t rng = 0;
+  weft::detail::StealHistory history;
+  SimCounters counters;
+  std::uint64_t spent[3] = {0, 0, 0};  // by Activity
+  Activity last = Activity::kSteal;    // the last action's kind, for the makespan's cut
+};
+
+std::uint64_t splitmix(std::uint64_t& s) noexcept {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+class Engine {
+ public:
+  Engine(std::unique_ptr<Strand> root, const EngineConfig& config)
+      : config_(config), costs_(config.costs), workers_(config.workers) {
+    for (unsigned i = 0; i < config.workers; ++i) {
+      std::uint64_t s = config.seed * 0x100000001B3ULL + i;
+      workers_[i].rng = splitmix(s);
+    }
+    root_ = new_task(std::move(root));
+    start_frame(workers_[0], root_, 0);
+  }
+
+  SimResult run() {
+    using Entry = std::pair<std::uint64_t, unsigned>;  // (clock, worker): smallest first
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+    for (unsigned i = 0; i < workers_.size(); ++i) ready.emplace(0, i);
+    while (!tasks_[root_].done) {
+      const unsigned w = ready.top().second;
+      ready.pop();
+      step(w);
+      ready.emplace(workers_[w].clock, w);
+    }
+    const std::uint64_t makespan = root_end_;
+    // The others finish the action under way at the makespan (nothing is left to take, so
+    // each is a failed attempt), and the part past it is cut off: the shares then add up
+    // to workers x makespan exactly.
+    SimResult result;
+    result.makespan_ns = makespan;
+    result.tasks = tasks_made_;
+    for (Worker& w : workers_) {
+      while (w.clock < makespan) attempt_steal(w, static_cast<unsigned>(&w - workers_.data()));
+      w.spent[static_cast<int>(w.last)] -= w.clock - makespan;
+      result.shares.busy_ns += w.spent[static_cast<int>(Activity::kBusy)];
+      result.shares.frame_ns += w.spent[static_cast<int>(Activity::kFrame)];
+      result.shares.steal_ns += w.spent[static_cast<int>(Activity::kSteal)];
+      add(result.counters, w.counters);
+    }
+    return result;
+  }
+
+ private:
+  static void add(SimCounters& a, const SimCounters& b) {
+    a.spawns += b.spawns;
+    a.inline_joins += b.inline_joins;
+    a.stolen_joins += b.stolen_joins;
+    a.steal_attempts += b.steal_attempts;
+    a.steals += b.steals;
+    a.tasks_stolen += b.tasks_stolen;
+    a.failed_steals += b.failed_steals;
+    a.leapfrogs += b.leapfrogs;
+  }
+
+  std::uint32_t new_task(std::unique_ptr<Strand> strand) {
+    ++tasks_made_;
+    std::uint32_t id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+      tasks_[id] = Task{};
+    } else {
+      id = static_cast<std::uint32_t>(tasks_.size());
+      tasks_.emplace_back();
+    }
+    tasks_[id].strand = std::move(strand);
+    return id;
+  }
+
+  void free_task(std::uint32_t id) {
+    tasks_[id].strand.reset();
+    free_.push_back(id);
+  }
+
+  static void spend(Worker& w, Activity a, std::uint64_t ns) {
+    w.clock += ns;
+    w.spent[static_cast<int>(a)] += ns;
+    w.last = a;
+  }
+
+  void start_frame(Worker& w, std::uint32_t task, std::int64_t claimed,
+                   std::uint64_t claim_cost = 0, std::uint64_t stolen_at = 0) {
+    w.frames.push_back(Frame{.task = task,
+                             .child_base = w.children.size(),
+                             .stolen_at = stolen_at,
+                             .claimed = claimed,
+                             .claim_cost = claim_cost});
+  }
+
+  void step(unsigned id) {
+    Worker& w = workers_[id];
+    if (w.frames.empty()) {
+      if (!w.stack.empty()) {
+        run_claimed(w);  // the rest of a multi-task claim, newest first
+      } else {
+        attempt_steal(w, id);
+      }
+      return;
+    }
+    Frame& f = w.frames.back();
+    if (f.waiting != kNone) {
+      wait_step(w, id);
+      return;
+    }
+    Op op = tasks_[f.task].strand->next();
+    switch (op.kind) {
+      case Op::Kind::kWork: spend(w, Activity::kBusy, op.ns); return;
+      case Op::Kind::kSpawn: {
+        const std::uint32_t child = new_task(std::move(op.child));
+        w.stack.push_back(child);
+        w.children.push_back(child);
+        ++w.counters.spawns;
+        spend(w, Activity::kFrame, costs_.spawn_ns);
+        return;
+      }
+      case Op::Kind::kJoin: join(w, f); return;
+      case Op::Kind::kEnd: end(w); return;
+    }
+  }
+
+  void join(Worker& w, Frame& f) {
+    if (w.children.size() == f.child_base) {
+      throw ProgramError("task " + std::to_string(f.task) + " joins with no child left to join");
+    }
+    const std::uint32_t child = w.children.back();
+    w.children.pop_back();
+    if (!w.stack.empty() && w.stack.back() == child) {
+      w.stack.pop_back();
+      ++w.counters.inline_joins;
+      spend(w, Activity::kFrame, costs_.join_inline_ns);
+      start_frame(w, child, 0);  // invalidates f
+      return;
+    }
+    ++w.counters.stolen_joins;
+    spend(w, Activity::kFrame, costs_.join_stolen_ns);
+    if (tasks_[child].done) {
+      free_task(child);
+    } else {
+      f.waiting = child;
+      f.proxy_floor = w.stack.size();
+    }
+  }
+
+  void end(Worker& w) {
+    Frame& f = w.frames.back();
+    if (w.children.size() != f.child_base) {
+      throw ProgramError("task " + std::to_string(f.task) + " ends with " +
+                         std::to_string(w.children.size() - f.child_base) + " children not joined");
+    }
+    const std::uint32_t task = f.task;
+    if (f.claimed > 0) {
+      // What the claim brought, per task, against what it cost (the adaptive policy's view).
+      w.history.record(w.clock - f.stolen_at - f.claim_cost, f.claimed, f.claim_cost);
+    }
+    const bool ran_inline = tasks_[task].thief < 0 && task != root_;
+    w.frames.pop_back();
+    if (task == root_) root_end_ = w.clock;
+    tasks_[task].done = true;
+    if (ran_inline) free_task(task);  // its joiner has moved on; a stolen one is freed at its join
+  }
+
+  // A join waiting for a stolen task: done, or a proxy of our own to run, or help.
+  void wait_step(Worker& w, unsigned id) {
+    Frame& f = w.frames.back();
+    if (tasks_[f.waiting].done) {
+      free_task(f.waiting);
+      f.waiting = kNone;
+      spend(w, Activity::kSteal, costs_.poll_ns);
+      return;
+    }
+    if (w.stack.size() > f.proxy_floor) {
+      run_claimed(w);
+      return;
+    }
+    const std::int32_t thief = tasks_[f.waiting].thief;
+    if (thief >= 0 && !workers_[static_cast<unsigned>(thief)].stack.empty()) {
+      if (claim(w, id, static_cast<unsigned>(thief))) {
+        ++w.counters.leapfrogs;
+        return;
+      }
+    }
+    attempt_steal(w, id);
+  }
+
+  void run_claimed(Worker& w) {
+    const std::uint32_t task = w.stack.back();
+    w.stack.pop_back();
+    spend(w, Activity::kFrame, costs_.join_inline_ns);
+    start_frame(w, task, 0);
+  }
+
+  void attempt_steal(Worker& w, unsigned id) {
+    if (workers_.size() < 2) {
+      spend(w, Activity::kSteal, costs_.attempt_ns);  // nobody to steal from
+      return;
+    }
+    auto victim = static_cast<unsigned>(splitmix(w.rng) % (workers_.size() - 1));
+    if (victim >= id) ++victim;
+    claim(w, id, victim);
+  }
+
+  // One attempt on `victim`; true if it took tasks.
+  bool claim(Worker& w, unsigned id, unsigned victim) {
+    Worker& v = workers_[victim];
+    ++w.counters.steal_attempts;
+    const std::int64_t k = weft::detail::steal_amount(
+        config_.policy, static_cast<std::int64_t>(v.stack.size()), w.history.task_work_per_cost());
+    if (k == 0) {
+      ++w.counters.failed_steals;
+      spend(w, Activity::kSteal, costs_.attempt_ns);
+      return false;
+    }
+    // The k oldest: the newest of them runs now, the others wait on our stack, oldest at
+    // the bottom, where other thieves may take them again.
+    std::uint32_t run_now = kNone;
+    for (std::int64_t i = 0; i < k; ++i) {
+      const std::uint32_t t = v.stack.front();
+      v.stack.pop_front();
+      tasks_[t].thief = static_cast<std::int32_t>(id);
+      if (i + 1 < k) {
+        w.stack.push_back(t);
+      } else {
+        run_now = t;
+      }
+    }
+    ++w.counters.steals;
+    w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
+    const std::uint64_t started = w.clock;
+    const std::uint64_t cost =
+        costs_.claim_ns + costs_.proxy_ns * static_cast<std::uint64_t>(k - 1);
+    spend(w, Activity::kSteal, cost);
+    start_frame(w, run_now, k, cost, started);
+    return true;
+  }
+
+  const EngineConfig& config_;
+  const EngineCosts& costs_;
+  std::vector<Worker> workers_;
+  std::vector<Task> tasks_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t root_ = kNone;
+  std::uint64_t root_end_ = 0;
+  std::uint64_t tasks_made_ = 0;
+};
+
+}  // namespace
+
+SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config) {
+  if (config.workers < 1 || config.workers > 4096) {
+    throw std::invalid_argument("workers must be in [1, 4096], not " +
+                                std::to_string(config.workers));
+  }
+  const EngineCosts& c = config.costs;
+  if (c.attempt_ns == 0 || c.claim_ns == 0 || c.poll_ns == 0) {
+    // A zero-cost attempt or poll would let an idle worker's clock stand still forever.
+    throw std::invalid_argument("attempt_ns, claim_ns and poll_ns must be positive");
+  }
+  Engine engine(std::move(root), config);
+  return engine.run();
+}
+
+}  // namespace weft_sim

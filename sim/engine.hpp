@@ -1,0 +1,78 @@
+// The discrete-event engine: P simulated workers run one program under weft's concurrent
+// steal mechanism, in one OS thread, reproducibly (the same inputs and seed give the same
+// result bit for bit). docs/SIMULATOR.md says what is modelled and what is not yet.
+//
+// Time is integer nanoseconds. Each worker has its own clock; the engine always advances the
+// worker whose clock is smallest (ties: the lowest id), by one action: an op of its running
+// task, a pop of a task it claimed, or a steal attempt. So every action sees the state that
+// all earlier actions left, and a claim takes effect at the moment it starts.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "sim/program.hpp"
+#include "weft/config.hpp"
+
+namespace weft_sim {
+
+// What each runtime action costs, in ns (not the program's own work: that is in its ops).
+struct EngineCosts {
+  std::uint64_t spawn_ns = 0;        // push a task on the worker's stack
+  std::uint64_t join_inline_ns = 0;  // pop the joined task and start it inline
+  std::uint64_t join_stolen_ns = 0;  // a join that finds its task taken by a thief
+  std::uint64_t attempt_ns = 0;      // a steal attempt that takes nothing
+  std::uint64_t claim_ns = 0;        // a steal attempt that takes tasks
+  std::uint64_t proxy_ns = 0;        // each task of a claim beyond the first
+  std::uint64_t poll_ns = 0;         // a waiting join's look at its task, between helps
+};
+
+struct EngineConfig {
+  unsigned workers = 1;
+  weft::StealPolicy policy = weft::StealPolicy::one();
+  std::uint64_t seed = 1;
+  EngineCosts costs;
+};
+
+// weft's counters (weft/stats.hpp), summed over the workers.
+struct SimCounters {
+  std::uint64_t spawns = 0;
+  std::uint64_t inline_joins = 0;
+  std::uint64_t stolen_joins = 0;
+  std::uint64_t steal_attempts = 0;
+  std::uint64_t steals = 0;
+  std::uint64_t tasks_stolen = 0;
+  std::uint64_t failed_steals = 0;
+  std::uint64_t leapfrogs = 0;  // steals from the thief of the task a join waits for
+};
+
+// Where the workers' time went, summed over the workers up to the makespan; the four add up
+// to workers x makespan_ns exactly.
+struct SimShares {
+  std::uint64_t busy_ns = 0;   // the program's own work
+  std::uint64_t frame_ns = 0;  // spawns and joins
+  std::uint64_t steal_ns = 0;  // steal attempts, claims, waiting joins' polls
+  std::uint64_t idle_ns = 0;   // none yet: the engine has no backoff (SIMULATOR.md)
+};
+
+struct SimResult {
+  std::uint64_t makespan_ns = 0;  // T_P: when the root task ends
+  std::uint64_t tasks = 0;        // tasks run, the root included
+  SimCounters counters;
+  SimShares shares;
+};
+
+// A program that is not one: a join with no child left to join, or a task that ends with
+// children not joined. The message names the task and what it did.
+class ProgramError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `root` on config.workers simulated workers. Throws std::invalid_argument for a
+// config out of range (no workers, more than 4096, a zero cost) and ProgramError.
+SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config);
+
+}  // namespace weft_sim

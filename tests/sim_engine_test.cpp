@@ -1,0 +1,223 @@
+// The simulator's engine (sim/engine.hpp): hand-computed runs on 1 and 2 workers, every task
+// run once, the shares adding up to P x T_P exactly, reproducibility, weft's own counts on
+// 1 worker, and the errors a bad program or configuration gets.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "sim/costs.hpp"
+#include "sim/engine.hpp"
+#include "sim/fib_program.hpp"
+#include "sim/uts_program.hpp"
+#include "uts/uts_seq.hpp"
+#include "uts/uts_weft.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using weft_sim::EngineConfig;
+using weft_sim::EngineCosts;
+using weft_sim::Op;
+using weft_sim::SimResult;
+using weft_sim::Strand;
+
+// Distinct costs, so that a sum that counts one action as another comes out wrong.
+EngineCosts test_costs() {
+  return EngineCosts{.spawn_ns = 5,
+                     .join_inline_ns = 17,
+                     .join_stolen_ns = 100,
+                     .attempt_ns = 150,
+                     .claim_ns = 1000,
+                     .proxy_ns = 20,
+                     .poll_ns = 100};
+}
+
+EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPolicy::one(),
+                    std::uint64_t seed = 1) {
+  return EngineConfig{.workers = workers, .policy = policy, .seed = seed, .costs = test_costs()};
+}
+
+// A task given as a list: work(ns) for n > 0, a spawn of the next script for a kSpawn
+// entry, joins; then the end.
+struct Step {
+  Op::Kind kind;
+  std::uint64_t ns = 0;
+  std::vector<Step> child = {};
+};
+
+class ScriptStrand final : public Strand {
+ public:
+  explicit ScriptStrand(std::vector<Step> script) : script_(std::move(script)) {}
+  Op next() override {
+    if (at_ == script_.size()) return Op::end();
+    const Step& s = script_[at_++];
+    switch (s.kind) {
+      case Op::Kind::kWork: return Op::work(s.ns);
+      case Op::Kind::kSpawn: return Op::spawn(std::make_unique<ScriptStrand>(s.child));
+      case Op::Kind::kJoin: return Op::join();
+      case Op::Kind::kEnd: return Op::end();
+    }
+    return Op::end();
+  }
+
+ private:
+  std::vector<Step> script_;
+  std::size_t at_ = 0;
+};
+
+std::unique_ptr<Strand> script(std::vector<Step> steps) {
+  return std::make_unique<ScriptStrand>(std::move(steps));
+}
+
+void expect_shares_add_up(const SimResult& r, unsigned workers) {
+  const auto& s = r.shares;
+  EXPECT_EQ(s.busy_ns + s.frame_ns + s.steal_ns + s.idle_ns,
+            static_cast<std::uint64_t>(workers) * r.makespan_ns);
+}
+
+TEST(SimEngine, FibFourOnOneWorkerCostsWhatItsCallsAndSpawnsCost) {
+  const weft_sim::FibCosts fib{.leaf_ns = 11, .node_ns = 7};
+  const SimResult r = weft_sim::simulate(weft_sim::fib_program(4, fib), config(1));
+  // fib(4): 4 calls with n >= 2 (each one spawn and one inline join), 5 leaves.
+  EXPECT_EQ(r.makespan_ns, 4 * 7 + 5 * 11 + 4 * 5 + 4 * 17);
+  EXPECT_EQ(r.counters.spawns, 4u);
+  EXPECT_EQ(r.counters.inline_joins, 4u);
+  EXPECT_EQ(r.counters.steal_attempts, 0u);
+  EXPECT_EQ(r.tasks, 5u);
+  EXPECT_EQ(r.shares.busy_ns, 4u * 7 + 5 * 11);
+  EXPECT_EQ(r.shares.frame_ns, 4u * 5 + 4 * 17);
+}
+
+// Worker 1 steals the root's only child at once and runs it while the root works on; the
+// root's join finds it stolen, waits one poll and ends. Every time below is worked by hand
+// from the engine's rule (smallest clock first, ties to the lower id).
+TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
+  const SimResult r = weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                                                 {Op::Kind::kWork, 1000},
+                                                 {Op::Kind::kJoin}}),
+                                         config(2));
+  // w0: spawn [0,5), work [5,1005), stolen join [1005,1105), poll sees the child done
+  // [1105,1205), end at 1205. w1: claim [0,1000), child's work [1000,1100), a failed
+  // attempt [1100,1250) cut at 1205.
+  EXPECT_EQ(r.makespan_ns, 1205u);
+  EXPECT_EQ(r.counters.spawns, 1u);
+  EXPECT_EQ(r.counters.steals, 1u);
+  EXPECT_EQ(r.counters.tasks_stolen, 1u);
+  EXPECT_EQ(r.counters.stolen_joins, 1u);
+  EXPECT_EQ(r.counters.inline_joins, 0u);
+  EXPECT_EQ(r.counters.steal_attempts, 2u);
+  EXPECT_EQ(r.counters.failed_steals, 1u);
+  EXPECT_EQ(r.shares.busy_ns, 1100u);
+  EXPECT_EQ(r.shares.frame_ns, 105u);
+  EXPECT_EQ(r.shares.steal_ns, 100u + 1000 + 105);
+  expect_shares_add_up(r, 2);
+}
+
+TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  for (unsigned p : {1u, 2u, 3u, 8u, 64u}) {
+    for (const char* policy : {"one", "half", "fixed:2", "adaptive"}) {
+      const SimResult r = weft_sim::simulate(weft_sim::fib_program(20, costs.fib),
+                                             config(p, weft::StealPolicy::parse(policy)));
+      EXPECT_EQ(r.tasks, weft_sim::fib_spawns(20) + 1) << p << " " << policy;
+      EXPECT_EQ(r.counters.spawns, weft_sim::fib_spawns(20));
+      // Each spawned task is joined once: inline, or stolen and then joined.
+      EXPECT_EQ(r.counters.inline_joins + r.counters.stolen_joins, r.counters.spawns);
+      EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
+      expect_shares_add_up(r, p);
+      // No schedule beats perfect division of the work.
+      EXPECT_GE(r.makespan_ns * p, r.shares.busy_ns + r.shares.frame_ns);
+    }
+  }
+}
+
+uts::TreeParams small_tree() {
+  uts::TreeParams t;  // the reference's defaults: geometric, b0 = 4, depth 6, linear
+  t.seed = 19;
+  return t;
+}
+
+TEST(SimEngine, UtsSpawnsOneTaskPerNodeButTheRoot) {
+  const uts::Tree tree(small_tree());
+  const std::uint64_t nodes = uts::traverse_sequential(tree).nodes;
+  ASSERT_GT(nodes, 100u);
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  for (unsigned p : {1u, 2u, 16u}) {
+    const SimResult r = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts),
+                                           config(p, weft::StealPolicy::half()));
+    EXPECT_EQ(r.tasks, nodes);
+    EXPECT_EQ(r.counters.spawns, nodes - 1);
+    expect_shares_add_up(r, p);
+  }
+}
+
+long fib_weft(int n) {
+  if (n < 2) return n;
+  auto a = weft::spawn([n] { return fib_weft(n - 1); });
+  const long b = fib_weft(n - 2);
+  return a.join() + b;
+}
+
+weft::Config one_worker() {
+  weft::Config c;
+  c.workers = 1;
+  return c;
+}
+
+TEST(SimEngine, OnOneWorkerSpawnsAndInlineJoinsAreWeftsOwn) {
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  {
+    weft::Runtime rt(one_worker());
+    rt.reset_stats();
+    ASSERT_EQ(rt.run([] { return fib_weft(25); }), 75025);
+    const SimResult r = weft_sim::simulate(weft_sim::fib_program(25, costs.fib), config(1));
+    EXPECT_EQ(r.counters.spawns, rt.stats().total.spawns);
+    EXPECT_EQ(r.counters.inline_joins, rt.stats().total.inline_joins);
+  }
+  {
+    const uts::Tree tree(small_tree());
+    weft::Runtime rt(one_worker());
+    rt.reset_stats();
+    (void)uts::traverse_weft(rt, tree);
+    const SimResult r = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config(1));
+    EXPECT_EQ(r.counters.spawns, rt.stats().total.spawns);
+    EXPECT_EQ(r.counters.inline_joins, rt.stats().total.inline_joins);
+  }
+}
+
+TEST(SimEngine, TheSameSeedGivesTheSameRun) {
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  const auto run = [&](std::uint64_t seed) {
+    return weft_sim::simulate(weft_sim::fib_program(18, costs.fib),
+                              config(7, weft::StealPolicy::half(), seed));
+  };
+  const SimResult a = run(42), b = run(42);
+  EXPECT_EQ(a.makespan_ns, b.makespan_ns);
+  EXPECT_EQ(a.counters.steal_attempts, b.counters.steal_attempts);
+  EXPECT_EQ(a.counters.steals, b.counters.steals);
+  EXPECT_EQ(a.counters.tasks_stolen, b.counters.tasks_stolen);
+  EXPECT_EQ(a.shares.steal_ns, b.shares.steal_ns);
+}
+
+TEST(SimEngine, AJoinWithNoChildIsAProgramError) {
+  EXPECT_THROW(weft_sim::simulate(script({{Op::Kind::kJoin}}), config(1)), weft_sim::ProgramError);
+}
+
+TEST(SimEngine, ATaskThatEndsWithAnUnjoinedChildIsAProgramError) {
+  EXPECT_THROW(
+      weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 1}}}}), config(1)),
+      weft_sim::ProgramError);
+}
+
+TEST(SimEngine, AConfigurationOutOfRangeIsRefused) {
+  EXPECT_THROW(weft_sim::simulate(script({}), config(0)), std::invalid_argument);
+  EXPECT_THROW(weft_sim::simulate(script({}), config(4097)), std::invalid_argument);
+  EngineConfig c = config(2);
+  c.costs.attempt_ns = 0;
+  EXPECT_THROW(weft_sim::simulate(script({}), c), std::invalid_argument);
+}
+
+}  // namespace
