@@ -93,6 +93,10 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
     } else if (flag == "--seed") {
       if (!parse_u64(value, args.seed))
         return "--seed: '" + std::string(value) + "' is not a number";
+    } else if (flag == "--costs") {
+      args.costs_path = std::string(value);
+    } else if (flag == "--scale-cost") {
+      args.scale_costs.emplace_back(value);
     } else if (flag == "--json") {
       args.json_path = std::string(value);
     } else {
@@ -105,14 +109,16 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
 std::string usage() {
   return "usage:\n"
          "  weft-sim run [--workload fib:N|uts:PRESET] [--workers 1,2] [--steal one,...]\n"
-         "               [--seed 1] [--json FILE|-]\n"
+         "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
+         "               [--json FILE|-]\n"
          "Runs the workload on P simulated weft workers under the concurrent steal\n"
          "mechanism, one run per worker count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
          "Policies: " +
          weft::StealPolicy::allowed_specs() +
          ".\n"
-         "The costs are uncalibrated placeholders (docs/SIMULATOR.md).\n"
+         "--costs: a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
+         "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
          "Exit 1 if a check fails, 2 for bad arguments.\n";
 }
 

@@ -24,7 +24,9 @@ struct SimArgs {
   std::vector<unsigned> workers{1, 2};
   std::vector<weft::StealPolicy> policies{weft::StealPolicy::one()};
   std::uint64_t seed = 1;
-  std::string json_path;  // "" none, "-" stdout
+  std::string json_path;                 // "" none, "-" stdout
+  std::string costs_path;                // "" the uncalibrated placeholders
+  std::vector<std::string> scale_costs;  // NAME=FACTOR, applied in order
 };
 
 // Fills `args`; returns "" or a message naming the bad argument and what is allowed.

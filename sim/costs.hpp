@@ -1,8 +1,21 @@
-// Every cost the simulator charges, in one place. `uncalibrated_costs()` are round figures
-// of the right order for this machine kind, for tests and first runs only: calibration from
-// the repository's microbenchmarks is not built yet (docs/SIMULATOR.md), and a result made
-// with them says so ("costs": "uncalibrated").
+// Every cost the simulator charges, by name, and the costs file that sets them.
+//
+// A costs file (what `weft-sim calibrate` will write) is JSON:
+//   {"format": "weft-sim costs", "version": 1,
+//    "costs": {"spawn_ns": {"median": 4.8, "spread": [4.6, 5.1], "method": "..."}, ...}}
+// Every cost of cost_fields() must be there, as a finite median >= 0 in nanoseconds (kept to
+// the picosecond); "spread" and "method" are for people and are not read. A missing, unknown
+// or malformed entry is refused with a message that names it.
+//
+// `uncalibrated_costs()` are round figures of the right order for this machine kind, for
+// tests and first runs only; a result made with them says so ("costs": "uncalibrated").
 #pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "sim/engine.hpp"
 #include "sim/fib_program.hpp"
@@ -16,18 +29,27 @@ struct Costs {
   UtsCosts uts;
 };
 
-inline Costs uncalibrated_costs() {
-  Costs c;
-  c.engine = EngineCosts{.spawn_ns = 5,
-                         .join_inline_ns = 5,
-                         .join_stolen_ns = 100,
-                         .attempt_ns = 150,
-                         .claim_ns = 1000,
-                         .proxy_ns = 20,
-                         .poll_ns = 100};
-  c.fib = FibCosts{.leaf_ns = 2, .node_ns = 3};
-  c.uts = UtsCosts{.node_ns = 350, .per_child_ns = 10};
-  return c;
-}
+struct CostField {
+  std::string_view name;  // as in the costs file and --scale-cost, e.g. "spawn_ns"
+  std::uint64_t& (*get)(Costs&);
+  std::string_view what;
+};
+
+// Every cost, in a fixed order.
+std::span<const CostField> cost_fields();
+
+Costs uncalibrated_costs();
+
+class CostsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads a costs file; throws CostsError naming the file and the field at fault.
+Costs load_costs(const std::string& path);
+// Parses the same document from text (`source` names it in messages).
+Costs parse_costs(std::string_view text, const std::string& source);
+// Applies "NAME=FACTOR" (FACTOR a finite number >= 0) to `costs`; throws CostsError.
+void scale_cost(Costs& costs, std::string_view spec);
 
 }  // namespace weft_sim

@@ -78,14 +78,14 @@ class Engine {
     // each is a failed attempt), and the part past it is cut off: the shares then add up
     // to workers x makespan exactly.
     SimResult result;
-    result.makespan_ns = makespan;
+    result.makespan_ps = makespan;
     result.tasks = tasks_made_;
     for (Worker& w : workers_) {
       while (w.clock < makespan) attempt_steal(w, static_cast<unsigned>(&w - workers_.data()));
       w.spent[static_cast<int>(w.last)] -= w.clock - makespan;
-      result.shares.busy_ns += w.spent[static_cast<int>(Activity::kBusy)];
-      result.shares.frame_ns += w.spent[static_cast<int>(Activity::kFrame)];
-      result.shares.steal_ns += w.spent[static_cast<int>(Activity::kSteal)];
+      result.shares.busy_ps += w.spent[static_cast<int>(Activity::kBusy)];
+      result.shares.frame_ps += w.spent[static_cast<int>(Activity::kFrame)];
+      result.shares.steal_ps += w.spent[static_cast<int>(Activity::kSteal)];
       add(result.counters, w.counters);
     }
     return result;
@@ -123,9 +123,9 @@ class Engine {
     free_.push_back(id);
   }
 
-  static void spend(Worker& w, Activity a, std::uint64_t ns) {
-    w.clock += ns;
-    w.spent[static_cast<int>(a)] += ns;
+  static void spend(Worker& w, Activity a, std::uint64_t ps) {
+    w.clock += ps;
+    w.spent[static_cast<int>(a)] += ps;
     w.last = a;
   }
 
@@ -155,13 +155,13 @@ class Engine {
     }
     Op op = tasks_[f.task].strand->next();
     switch (op.kind) {
-      case Op::Kind::kWork: spend(w, Activity::kBusy, op.ns); return;
+      case Op::Kind::kWork: spend(w, Activity::kBusy, op.ps); return;
       case Op::Kind::kSpawn: {
         const std::uint32_t child = new_task(std::move(op.child));
         w.stack.push_back(child);
         w.children.push_back(child);
         ++w.counters.spawns;
-        spend(w, Activity::kFrame, costs_.spawn_ns);
+        spend(w, Activity::kFrame, costs_.spawn_ps);
         return;
       }
       case Op::Kind::kJoin: join(w, f); return;
@@ -178,12 +178,12 @@ class Engine {
     if (!w.stack.empty() && w.stack.back() == child) {
       w.stack.pop_back();
       ++w.counters.inline_joins;
-      spend(w, Activity::kFrame, costs_.join_inline_ns);
+      spend(w, Activity::kFrame, costs_.join_inline_ps);
       start_frame(w, child, 0);  // invalidates f
       return;
     }
     ++w.counters.stolen_joins;
-    spend(w, Activity::kFrame, costs_.join_stolen_ns);
+    spend(w, Activity::kFrame, costs_.join_stolen_ps);
     if (tasks_[child].done) {
       free_task(child);
     } else {
@@ -216,7 +216,7 @@ class Engine {
     if (tasks_[f.waiting].done) {
       free_task(f.waiting);
       f.waiting = kNone;
-      spend(w, Activity::kSteal, costs_.poll_ns);
+      spend(w, Activity::kSteal, costs_.poll_ps);
       return;
     }
     if (w.stack.size() > f.proxy_floor) {
@@ -236,13 +236,13 @@ class Engine {
   void run_claimed(Worker& w) {
     const std::uint32_t task = w.stack.back();
     w.stack.pop_back();
-    spend(w, Activity::kFrame, costs_.join_inline_ns);
+    spend(w, Activity::kFrame, costs_.join_inline_ps);
     start_frame(w, task, 0);
   }
 
   void attempt_steal(Worker& w, unsigned id) {
     if (workers_.size() < 2) {
-      spend(w, Activity::kSteal, costs_.attempt_ns);  // nobody to steal from
+      spend(w, Activity::kSteal, costs_.attempt_ps);  // nobody to steal from
       return;
     }
     auto victim = static_cast<unsigned>(splitmix(w.rng) % (workers_.size() - 1));
@@ -258,7 +258,7 @@ class Engine {
         config_.policy, static_cast<std::int64_t>(v.stack.size()), w.history.task_work_per_cost());
     if (k == 0) {
       ++w.counters.failed_steals;
-      spend(w, Activity::kSteal, costs_.attempt_ns);
+      spend(w, Activity::kSteal, costs_.attempt_ps);
       return false;
     }
     // The k oldest: the newest of them runs now, the others wait on our stack, oldest at
@@ -278,7 +278,7 @@ class Engine {
     w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
     const std::uint64_t started = w.clock;
     const std::uint64_t cost =
-        costs_.claim_ns + costs_.proxy_ns * static_cast<std::uint64_t>(k - 1);
+        costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
     spend(w, Activity::kSteal, cost);
     start_frame(w, run_now, k, cost, started);
     return true;
@@ -302,9 +302,9 @@ SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config) {
                                 std::to_string(config.workers));
   }
   const EngineCosts& c = config.costs;
-  if (c.attempt_ns == 0 || c.claim_ns == 0 || c.poll_ns == 0) {
+  if (c.attempt_ps == 0 || c.claim_ps == 0 || c.poll_ps == 0) {
     // A zero-cost attempt or poll would let an idle worker's clock stand still forever.
-    throw std::invalid_argument("attempt_ns, claim_ns and poll_ns must be positive");
+    throw std::invalid_argument("attempt_ps, claim_ps and poll_ps must be positive");
   }
   Engine engine(std::move(root), config);
   return engine.run();

@@ -2,10 +2,11 @@
 // steal mechanism, in one OS thread, reproducibly (the same inputs and seed give the same
 // result bit for bit). docs/SIMULATOR.md says what is modelled and what is not yet.
 //
-// Time is integer nanoseconds. Each worker has its own clock; the engine always advances the
-// worker whose clock is smallest (ties: the lowest id), by one action: an op of its running
-// task, a pop of a task it claimed, or a steal attempt. So every action sees the state that
-// all earlier actions left, and a claim takes effect at the moment it starts.
+// Time is integer picoseconds (a calibrated cost of 1.7 ns is not rounded to 2). Each worker has
+// its own clock; the engine always advances the worker whose clock is smallest (ties: the lowest
+// id), by one action: an op of its running task, a pop of a task it claimed, or a steal attempt. So
+// every action sees the state that all earlier actions left, and a claim takes effect at the moment
+// it starts.
 #pragma once
 
 #include <cstdint>
@@ -18,15 +19,15 @@
 
 namespace weft_sim {
 
-// What each runtime action costs, in ns (not the program's own work: that is in its ops).
+// What each runtime action costs, in picoseconds (not the program's own work: that is in its ops).
 struct EngineCosts {
-  std::uint64_t spawn_ns = 0;        // push a task on the worker's stack
-  std::uint64_t join_inline_ns = 0;  // pop the joined task and start it inline
-  std::uint64_t join_stolen_ns = 0;  // a join that finds its task taken by a thief
-  std::uint64_t attempt_ns = 0;      // a steal attempt that takes nothing
-  std::uint64_t claim_ns = 0;        // a steal attempt that takes tasks
-  std::uint64_t proxy_ns = 0;        // each task of a claim beyond the first
-  std::uint64_t poll_ns = 0;         // a waiting join's look at its task, between helps
+  std::uint64_t spawn_ps = 0;        // push a task on the worker's stack
+  std::uint64_t join_inline_ps = 0;  // pop the joined task and start it inline
+  std::uint64_t join_stolen_ps = 0;  // a join that finds its task taken by a thief
+  std::uint64_t attempt_ps = 0;      // a steal attempt that takes nothing
+  std::uint64_t claim_ps = 0;        // a steal attempt that takes tasks
+  std::uint64_t proxy_ps = 0;        // each task of a claim beyond the first
+  std::uint64_t poll_ps = 0;         // a waiting join's look at its task, between helps
 };
 
 struct EngineConfig {
@@ -49,16 +50,16 @@ struct SimCounters {
 };
 
 // Where the workers' time went, summed over the workers up to the makespan; the four add up
-// to workers x makespan_ns exactly.
+// to workers x makespan_ps exactly.
 struct SimShares {
-  std::uint64_t busy_ns = 0;   // the program's own work
-  std::uint64_t frame_ns = 0;  // spawns and joins
-  std::uint64_t steal_ns = 0;  // steal attempts, claims, waiting joins' polls
-  std::uint64_t idle_ns = 0;   // none yet: the engine has no backoff (SIMULATOR.md)
+  std::uint64_t busy_ps = 0;   // the program's own work
+  std::uint64_t frame_ps = 0;  // spawns and joins
+  std::uint64_t steal_ps = 0;  // steal attempts, claims, waiting joins' polls
+  std::uint64_t idle_ps = 0;   // none yet: the engine has no backoff (SIMULATOR.md)
 };
 
 struct SimResult {
-  std::uint64_t makespan_ns = 0;  // T_P: when the root task ends
+  std::uint64_t makespan_ps = 0;  // T_P: when the root task ends
   std::uint64_t tasks = 0;        // tasks run, the root included
   SimCounters counters;
   SimShares shares;

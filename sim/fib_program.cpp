@@ -16,10 +16,10 @@ class FibStrand final : public Strand {
       const int n = frames_[top].n;
       if (n < 2) {
         frames_.pop_back();
-        return Op::work(costs_.leaf_ns);
+        return Op::work(costs_.leaf_ps);
       }
       switch (frames_[top].step++) {
-        case 0: return Op::work(costs_.node_ns);
+        case 0: return Op::work(costs_.node_ps);
         case 1: return Op::spawn(std::make_unique<FibStrand>(n - 1, costs_));
         case 2: frames_.push_back({n - 2, 0}); continue;
         case 3: return Op::join();

@@ -10,8 +10,8 @@
 namespace weft_sim {
 
 struct FibCosts {
-  std::uint64_t leaf_ns = 0;  // a call with n < 2
-  std::uint64_t node_ns = 0;  // a call with n >= 2, besides its spawn, its calls and its join
+  std::uint64_t leaf_ps = 0;  // a call with n < 2
+  std::uint64_t node_ps = 0;  // a call with n >= 2, besides its spawn, its calls and its join
 };
 
 // `costs` must outlive the simulation.

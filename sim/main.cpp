@@ -1,6 +1,6 @@
 // weft-sim: runs a workload on P simulated weft workers (docs/SIMULATOR.md).
 //   weft-sim run --workload fib:N|uts:PRESET [--workers 1,2,...] [--steal one,half,...]
-//                [--seed N] [--json FILE|-]
+//                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
 // published number of nodes. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
 #include <cstdio>
@@ -22,8 +22,8 @@ using weft_bench::replace_file;
 using weft_sim::SimArgs;
 
 // The runs of one workload; returns false if a check failed.
-bool run_all(const SimArgs& args, std::vector<weft_sim::RunRecord>& records) {
-  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
+             std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
   for (unsigned p : args.workers) {
     for (const weft::StealPolicy& policy : args.policies) {
@@ -76,17 +76,32 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  std::string costs_source = "uncalibrated";
+  try {
+    if (!args.costs_path.empty()) {
+      costs = weft_sim::load_costs(args.costs_path);
+      costs_source = args.costs_path;
+    }
+    for (const std::string& spec : args.scale_costs) {
+      weft_sim::scale_cost(costs, spec);
+      costs_source += ", " + spec;
+    }
+  } catch (const weft_sim::CostsError& e) {
+    std::fprintf(stderr, "weft-sim: %s\n", e.what());
+    return 2;
+  }
   std::vector<weft_sim::RunRecord> records;
   bool ok = false;
   try {
-    ok = run_all(args, records);
+    ok = run_all(args, costs, records);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft-sim: %s\n", e.what());
     return 2;
   }
-  std::fputs(weft_sim::table(args, records).c_str(), stdout);
+  std::fputs(weft_sim::table(args, costs_source, records).c_str(), stdout);
   if (!args.json_path.empty()) {
-    const std::string json = weft_sim::json(args, records);
+    const std::string json = weft_sim::json(args, costs, costs_source, records);
     if (args.json_path == "-") {
       std::fputs(json.c_str(), stdout);
     } else if (const std::string e = replace_file(args.json_path, json); !e.empty()) {

@@ -14,10 +14,10 @@ class Strand;
 struct Op {
   enum class Kind : std::uint8_t { kWork, kSpawn, kJoin, kEnd };
   Kind kind = Kind::kEnd;
-  std::uint64_t ns = 0;           // kWork: how long the strand runs before its next op
+  std::uint64_t ps = 0;           // kWork: how long the strand runs before its next op, ps
   std::unique_ptr<Strand> child;  // kSpawn: the new task
 
-  static Op work(std::uint64_t ns) { return Op{Kind::kWork, ns, nullptr}; }
+  static Op work(std::uint64_t ps) { return Op{Kind::kWork, ps, nullptr}; }
   static Op spawn(std::unique_ptr<Strand> child) { return Op{Kind::kSpawn, 0, std::move(child)}; }
   static Op join() { return Op{Kind::kJoin, 0, nullptr}; }
   static Op end() { return Op{Kind::kEnd, 0, nullptr}; }

@@ -7,9 +7,11 @@ namespace weft_sim {
 namespace {
 
 double share(std::uint64_t part, const RunRecord& r) {
-  const double total = static_cast<double>(r.result.makespan_ns) * static_cast<double>(r.workers);
+  const double total = static_cast<double>(r.result.makespan_ps) * static_cast<double>(r.workers);
   return total > 0 ? static_cast<double>(part) / total : 0.0;
 }
+
+double ns(std::uint64_t ps) { return static_cast<double>(ps) * 1e-3; }
 
 std::string quote(const std::string& s) {
   std::string out = "\"";
@@ -22,10 +24,11 @@ std::string quote(const std::string& s) {
 
 }  // namespace
 
-std::string table(const SimArgs& args, const std::vector<RunRecord>& runs) {
+std::string table(const SimArgs& args, const std::string& costs_source,
+                  const std::vector<RunRecord>& runs) {
   std::ostringstream out;
   out << "weft-sim " << args.workload.spec << ", concurrent mechanism, seed " << args.seed
-      << ", uncalibrated costs\n";
+      << ", costs: " << costs_source << "\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-14s %8s %12s %9s %10s %10s %8s %7s %7s %7s\n", "steal",
                 "workers", "T_P_s", "speedup", "steals", "attempts", "tasks/st", "busy", "frame",
@@ -39,45 +42,52 @@ std::string table(const SimArgs& args, const std::vector<RunRecord>& runs) {
     const SimCounters& c = r.result.counters;
     std::snprintf(
         line, sizeof line, "%-14s %8u %12.6f %9s %10llu %10llu %8.2f %7.3f %7.3f %7.3f\n",
-        r.steal.c_str(), r.workers, static_cast<double>(r.result.makespan_ns) * 1e-9,
-        one != nullptr ? std::to_string(static_cast<double>(one->result.makespan_ns) /
-                                        static_cast<double>(r.result.makespan_ns))
+        r.steal.c_str(), r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12,
+        one != nullptr ? std::to_string(static_cast<double>(one->result.makespan_ps) /
+                                        static_cast<double>(r.result.makespan_ps))
                              .substr(0, 6)
                              .c_str()
                        : "-",
         static_cast<unsigned long long>(c.steals),
         static_cast<unsigned long long>(c.steal_attempts),
         c.steals > 0 ? static_cast<double>(c.tasks_stolen) / static_cast<double>(c.steals) : 0.0,
-        share(r.result.shares.busy_ns, r), share(r.result.shares.frame_ns, r),
-        share(r.result.shares.steal_ns, r));
+        share(r.result.shares.busy_ps, r), share(r.result.shares.frame_ps, r),
+        share(r.result.shares.steal_ps, r));
     out << line;
   }
   return out.str();
 }
 
-std::string json(const SimArgs& args, const std::vector<RunRecord>& runs) {
+std::string json(const SimArgs& args, const Costs& costs, const std::string& costs_source,
+                 const std::vector<RunRecord>& runs) {
   std::ostringstream out;
   out.precision(17);
   out << "{\"benchmark\":\"sim\",\"workload\":" << quote(args.workload.spec)
-      << ",\"costs\":\"uncalibrated\",\"seed\":" << args.seed << ",\"runs\":[";
+      << ",\"costs\":" << quote(costs_source) << ",\"costs_ns\":{";
+  Costs used = costs;
+  for (std::size_t i = 0; i < cost_fields().size(); ++i) {
+    const CostField& f = cost_fields()[i];
+    out << (i ? "," : "") << quote(std::string(f.name)) << ":" << ns(f.get(used));
+  }
+  out << "},\"seed\":" << args.seed << ",\"runs\":[";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
     const SimCounters& c = r.result.counters;
     const SimShares& s = r.result.shares;
     out << (i ? "," : "") << "{\"impl\":\"sim\",\"workers\":" << r.workers
         << ",\"mechanism\":\"concurrent\",\"steal\":" << quote(r.steal)
-        << ",\"median_s\":" << static_cast<double>(r.result.makespan_ns) * 1e-9
-        << ",\"makespan_ns\":" << r.result.makespan_ns << ",\"tasks\":" << r.result.tasks
+        << ",\"median_s\":" << static_cast<double>(r.result.makespan_ps) * 1e-12
+        << ",\"makespan_ps\":" << r.result.makespan_ps << ",\"tasks\":" << r.result.tasks
         << ",\"verified\":" << (r.verified ? "true" : "false") << ",\"counters_per_run\":{"
         << "\"spawns\":" << c.spawns << ",\"inline_joins\":" << c.inline_joins
         << ",\"steal_attempts\":" << c.steal_attempts << ",\"steals\":" << c.steals
         << ",\"tasks_stolen\":" << c.tasks_stolen << ",\"failed_steals\":" << c.failed_steals
         << ",\"stolen_joins\":" << c.stolen_joins << ",\"leapfrogs\":" << c.leapfrogs
-        << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ns, r)
-        << ",\"r_steal\":" << share(s.steal_ns, r) << ",\"r_idle\":" << share(s.idle_ns, r)
-        << ",\"r_switch\":0,\"r_frame\":" << share(s.frame_ns, r) << ",\"busy_ns\":" << s.busy_ns
-        << ",\"steal_ns\":" << s.steal_ns << ",\"idle_ns\":" << s.idle_ns
-        << ",\"frame_ns\":" << s.frame_ns << "}}}";
+        << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ps, r)
+        << ",\"r_steal\":" << share(s.steal_ps, r) << ",\"r_idle\":" << share(s.idle_ps, r)
+        << ",\"r_switch\":0,\"r_frame\":" << share(s.frame_ps, r)
+        << ",\"busy_ns\":" << ns(s.busy_ps) << ",\"steal_ns\":" << ns(s.steal_ps)
+        << ",\"idle_ns\":" << ns(s.idle_ps) << ",\"frame_ns\":" << ns(s.frame_ps) << "}}}";
   }
   out << "]}\n";
   return out.str();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cli_args.hpp"
+#include "sim/costs.hpp"
 #include "sim/engine.hpp"
 
 namespace weft_sim {
@@ -18,7 +19,10 @@ struct RunRecord {
   bool verified = false;
 };
 
-std::string table(const SimArgs& args, const std::vector<RunRecord>& runs);
-std::string json(const SimArgs& args, const std::vector<RunRecord>& runs);
+// `costs` is what the runs used; `costs_source` where it came from ("uncalibrated" or a file).
+std::string table(const SimArgs& args, const std::string& costs_source,
+                  const std::vector<RunRecord>& runs);
+std::string json(const SimArgs& args, const Costs& costs, const std::string& costs_source,
+                 const std::vector<RunRecord>& runs);
 
 }  // namespace weft_sim

@@ -13,8 +13,8 @@
 namespace weft_sim {
 
 struct UtsCosts {
-  std::uint64_t node_ns = 0;       // making a node and counting its children
-  std::uint64_t per_child_ns = 0;  // and each child it has, besides the child's spawn
+  std::uint64_t node_ps = 0;       // making a node and counting its children
+  std::uint64_t per_child_ps = 0;  // and each child it has, besides the child's spawn
 };
 
 // The root's task. `tree` and `costs` must outlive the simulation.

@@ -26,13 +26,13 @@ using weft_sim::Strand;
 
 // Distinct costs, so that a sum that counts one action as another comes out wrong.
 EngineCosts test_costs() {
-  return EngineCosts{.spawn_ns = 5,
-                     .join_inline_ns = 17,
-                     .join_stolen_ns = 100,
-                     .attempt_ns = 150,
-                     .claim_ns = 1000,
-                     .proxy_ns = 20,
-                     .poll_ns = 100};
+  return EngineCosts{.spawn_ps = 5,
+                     .join_inline_ps = 17,
+                     .join_stolen_ps = 100,
+                     .attempt_ps = 150,
+                     .claim_ps = 1000,
+                     .proxy_ps = 20,
+                     .poll_ps = 100};
 }
 
 EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPolicy::one(),
@@ -40,11 +40,11 @@ EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPoli
   return EngineConfig{.workers = workers, .policy = policy, .seed = seed, .costs = test_costs()};
 }
 
-// A task given as a list: work(ns) for n > 0, a spawn of the next script for a kSpawn
+// A task given as a list: work(ps), a spawn of the next script for a kSpawn
 // entry, joins; then the end.
 struct Step {
   Op::Kind kind;
-  std::uint64_t ns = 0;
+  std::uint64_t ps = 0;
   std::vector<Step> child = {};
 };
 
@@ -55,7 +55,7 @@ class ScriptStrand final : public Strand {
     if (at_ == script_.size()) return Op::end();
     const Step& s = script_[at_++];
     switch (s.kind) {
-      case Op::Kind::kWork: return Op::work(s.ns);
+      case Op::Kind::kWork: return Op::work(s.ps);
       case Op::Kind::kSpawn: return Op::spawn(std::make_unique<ScriptStrand>(s.child));
       case Op::Kind::kJoin: return Op::join();
       case Op::Kind::kEnd: return Op::end();
@@ -74,21 +74,21 @@ std::unique_ptr<Strand> script(std::vector<Step> steps) {
 
 void expect_shares_add_up(const SimResult& r, unsigned workers) {
   const auto& s = r.shares;
-  EXPECT_EQ(s.busy_ns + s.frame_ns + s.steal_ns + s.idle_ns,
-            static_cast<std::uint64_t>(workers) * r.makespan_ns);
+  EXPECT_EQ(s.busy_ps + s.frame_ps + s.steal_ps + s.idle_ps,
+            static_cast<std::uint64_t>(workers) * r.makespan_ps);
 }
 
 TEST(SimEngine, FibFourOnOneWorkerCostsWhatItsCallsAndSpawnsCost) {
-  const weft_sim::FibCosts fib{.leaf_ns = 11, .node_ns = 7};
+  const weft_sim::FibCosts fib{.leaf_ps = 11, .node_ps = 7};
   const SimResult r = weft_sim::simulate(weft_sim::fib_program(4, fib), config(1));
   // fib(4): 4 calls with n >= 2 (each one spawn and one inline join), 5 leaves.
-  EXPECT_EQ(r.makespan_ns, 4 * 7 + 5 * 11 + 4 * 5 + 4 * 17);
+  EXPECT_EQ(r.makespan_ps, 4 * 7 + 5 * 11 + 4 * 5 + 4 * 17);
   EXPECT_EQ(r.counters.spawns, 4u);
   EXPECT_EQ(r.counters.inline_joins, 4u);
   EXPECT_EQ(r.counters.steal_attempts, 0u);
   EXPECT_EQ(r.tasks, 5u);
-  EXPECT_EQ(r.shares.busy_ns, 4u * 7 + 5 * 11);
-  EXPECT_EQ(r.shares.frame_ns, 4u * 5 + 4 * 17);
+  EXPECT_EQ(r.shares.busy_ps, 4u * 7 + 5 * 11);
+  EXPECT_EQ(r.shares.frame_ps, 4u * 5 + 4 * 17);
 }
 
 // Worker 1 steals the root's only child at once and runs it while the root works on; the
@@ -102,7 +102,7 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   // w0: spawn [0,5), work [5,1005), stolen join [1005,1105), poll sees the child done
   // [1105,1205), end at 1205. w1: claim [0,1000), child's work [1000,1100), a failed
   // attempt [1100,1250) cut at 1205.
-  EXPECT_EQ(r.makespan_ns, 1205u);
+  EXPECT_EQ(r.makespan_ps, 1205u);
   EXPECT_EQ(r.counters.spawns, 1u);
   EXPECT_EQ(r.counters.steals, 1u);
   EXPECT_EQ(r.counters.tasks_stolen, 1u);
@@ -110,9 +110,9 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   EXPECT_EQ(r.counters.inline_joins, 0u);
   EXPECT_EQ(r.counters.steal_attempts, 2u);
   EXPECT_EQ(r.counters.failed_steals, 1u);
-  EXPECT_EQ(r.shares.busy_ns, 1100u);
-  EXPECT_EQ(r.shares.frame_ns, 105u);
-  EXPECT_EQ(r.shares.steal_ns, 100u + 1000 + 105);
+  EXPECT_EQ(r.shares.busy_ps, 1100u);
+  EXPECT_EQ(r.shares.frame_ps, 105u);
+  EXPECT_EQ(r.shares.steal_ps, 100u + 1000 + 105);
   expect_shares_add_up(r, 2);
 }
 
@@ -129,7 +129,7 @@ TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
       EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
       expect_shares_add_up(r, p);
       // No schedule beats perfect division of the work.
-      EXPECT_GE(r.makespan_ns * p, r.shares.busy_ns + r.shares.frame_ns);
+      EXPECT_GE(r.makespan_ps * p, r.shares.busy_ps + r.shares.frame_ps);
     }
   }
 }
@@ -195,11 +195,11 @@ TEST(SimEngine, TheSameSeedGivesTheSameRun) {
                               config(7, weft::StealPolicy::half(), seed));
   };
   const SimResult a = run(42), b = run(42);
-  EXPECT_EQ(a.makespan_ns, b.makespan_ns);
+  EXPECT_EQ(a.makespan_ps, b.makespan_ps);
   EXPECT_EQ(a.counters.steal_attempts, b.counters.steal_attempts);
   EXPECT_EQ(a.counters.steals, b.counters.steals);
   EXPECT_EQ(a.counters.tasks_stolen, b.counters.tasks_stolen);
-  EXPECT_EQ(a.shares.steal_ns, b.shares.steal_ns);
+  EXPECT_EQ(a.shares.steal_ps, b.shares.steal_ps);
 }
 
 TEST(SimEngine, AJoinWithNoChildIsAProgramError) {
@@ -216,7 +216,7 @@ TEST(SimEngine, AConfigurationOutOfRangeIsRefused) {
   EXPECT_THROW(weft_sim::simulate(script({}), config(0)), std::invalid_argument);
   EXPECT_THROW(weft_sim::simulate(script({}), config(4097)), std::invalid_argument);
   EngineConfig c = config(2);
-  c.costs.attempt_ns = 0;
+  c.costs.attempt_ps = 0;
   EXPECT_THROW(weft_sim::simulate(script({}), c), std::invalid_argument);
 }
 

@@ -1,0 +1,135 @@
+#include "sim/costs.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace weft_sim {
+namespace {
+
+constexpr CostField kFields[] = {
+    {"spawn_ns", [](Costs& c) -> std::uint64_t& { return c.engine.spawn_ps; },
+     "a spawn: push a task on the worker's stack"},
+    {"join_inline_ns", [](Costs& c) -> std::uint64_t& { return c.engine.join_inline_ps; },
+     "a join that pops its task and starts it inline"},
+    {"join_stolen_ns", [](Costs& c) -> std::uint64_t& { return c.engine.join_stolen_ps; },
+     "a join that finds its task stolen"},
+    {"attempt_ns", [](Costs& c) -> std::uint64_t& { return c.engine.attempt_ps; },
+     "a steal attempt that takes nothing"},
+    {"claim_ns", [](Costs& c) -> std::uint64_t& { return c.engine.claim_ps; },
+     "a steal attempt that takes tasks"},
+    {"proxy_ns", [](Costs& c) -> std::uint64_t& { return c.engine.proxy_ps; },
+     "each task of a claim beyond the first"},
+    {"poll_ns", [](Costs& c) -> std::uint64_t& { return c.engine.poll_ps; },
+     "a waiting join's look at its task"},
+    {"fib_leaf_ns", [](Costs& c) -> std::uint64_t& { return c.fib.leaf_ps; },
+     "a fib call with n < 2"},
+    {"fib_node_ns", [](Costs& c) -> std::uint64_t& { return c.fib.node_ps; },
+     "a fib call with n >= 2, besides its spawn, calls and join"},
+    {"uts_node_ns", [](Costs& c) -> std::uint64_t& { return c.uts.node_ps; },
+     "a UTS node: its SHA-1 and its count of children"},
+    {"uts_per_child_ns", [](Costs& c) -> std::uint64_t& { return c.uts.per_child_ps; },
+     "a UTS node's each child, besides the child's spawn"},
+};
+
+// ns as read, to the picosecond.
+std::uint64_t to_ps(double ns) { return static_cast<std::uint64_t>(std::llround(ns * 1000.0)); }
+
+constexpr double kMaxNs = 1e9;  // one second per action: anything above is a mistake
+
+}  // namespace
+
+std::span<const CostField> cost_fields() { return kFields; }
+
+Costs uncalibrated_costs() {
+  Costs c;
+  c.engine = EngineCosts{.spawn_ps = 5'000,
+                         .join_inline_ps = 5'000,
+                         .join_stolen_ps = 100'000,
+                         .attempt_ps = 150'000,
+                         .claim_ps = 1'000'000,
+                         .proxy_ps = 20'000,
+                         .poll_ps = 100'000};
+  c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
+  c.uts = UtsCosts{.node_ps = 350'000, .per_child_ps = 10'000};
+  return c;
+}
+
+Costs parse_costs(std::string_view text, const std::string& source) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw CostsError(source + ": not JSON (" + e.what() + ")");
+  }
+  if (!doc.is_object() || doc.value("format", "") != "weft-sim costs") {
+    throw CostsError(source + ": not a costs file (\"format\" must be \"weft-sim costs\")");
+  }
+  if (!doc.contains("version") || doc["version"] != 1) {
+    throw CostsError(source + ": \"version\" must be 1");
+  }
+  if (!doc.contains("costs") || !doc["costs"].is_object()) {
+    throw CostsError(source + ": no \"costs\" object");
+  }
+  const nlohmann::json& costs = doc["costs"];
+  for (const auto& [name, value] : costs.items()) {
+    bool known = false;
+    for (const CostField& f : kFields) known = known || f.name == name;
+    if (!known) throw CostsError(source + ": unknown cost \"" + name + "\"");
+  }
+  Costs c;
+  for (const CostField& f : kFields) {
+    const std::string name(f.name);
+    if (!costs.contains(name)) throw CostsError(source + ": cost \"" + name + "\" is missing");
+    const nlohmann::json& entry = costs[name];
+    if (!entry.is_object() || !entry.contains("median") || !entry["median"].is_number()) {
+      throw CostsError(source + ": cost \"" + name + "\" needs a numeric \"median\"");
+    }
+    const double ns = entry["median"].get<double>();
+    if (!std::isfinite(ns) || ns < 0 || ns > kMaxNs) {
+      std::ostringstream m;
+      m << source << ": cost \"" << name << "\" = " << ns << " is not in [0, " << kMaxNs << "] ns";
+      throw CostsError(m.str());
+    }
+    f.get(c) = to_ps(ns);
+  }
+  return c;
+}
+
+Costs load_costs(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CostsError(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_costs(text.str(), path);
+}
+
+void scale_cost(Costs& costs, std::string_view spec) {
+  const std::size_t eq = spec.find('=');
+  const std::string name(spec.substr(0, eq));
+  for (const CostField& f : kFields) {
+    if (f.name != name) continue;
+    if (eq == std::string_view::npos) break;
+    const std::string factor_text(spec.substr(eq + 1));
+    std::size_t used = 0;
+    double factor = -1;
+    try {
+      factor = std::stod(factor_text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != factor_text.size() || factor_text.empty() || !std::isfinite(factor) || factor < 0) {
+      throw CostsError("--scale-cost " + std::string(spec) + ": the factor must be a number >= 0");
+    }
+    std::uint64_t& v = f.get(costs);
+    v = static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * factor));
+    return;
+  }
+  std::string names;
+  for (const CostField& f : kFields) names += (names.empty() ? "" : ", ") + std::string(f.name);
+  throw CostsError("--scale-cost " + std::string(spec) + ": not NAME=FACTOR with NAME one of " +
+                   names);
+}
+
+}  // namespace weft_sim

@@ -1,0 +1,81 @@
+// The simulator's costs file (sim/costs.hpp): a whole file read to the picosecond, each
+// defect refused with a message naming its field, and --scale-cost.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/costs.hpp"
+
+namespace {
+
+using weft_sim::Costs;
+using weft_sim::CostsError;
+
+// A valid file whose every median is 1.5 ns, except `override` spliced in at the end.
+std::string costs_file(const std::string& extra = "", const std::string& skip = "") {
+  std::string text = R"({"format": "weft-sim costs", "version": 1, "costs": {)";
+  bool first = true;
+  for (const weft_sim::CostField& f : weft_sim::cost_fields()) {
+    if (f.name == skip) continue;
+    text += (first ? "" : ", ") + std::string("\"") + std::string(f.name) +
+            R"(": {"median": 1.5, "spread": [1.4, 1.6], "method": "test"})";
+    first = false;
+  }
+  return text + extra + "}}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)weft_sim::parse_costs(text, "costs.json");
+  } catch (const CostsError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SimCosts, AWholeFileSetsEveryCostToThePicosecond) {
+  Costs c = weft_sim::parse_costs(costs_file(), "costs.json");
+  for (const weft_sim::CostField& f : weft_sim::cost_fields()) {
+    EXPECT_EQ(f.get(c), 1500u) << f.name;
+  }
+}
+
+TEST(SimCosts, EachDefectIsNamed) {
+  EXPECT_NE(error_of("{").find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"format": "other"})").find("not a costs file"), std::string::npos);
+  EXPECT_NE(error_of(R"({"format": "weft-sim costs", "version": 2, "costs": {}})").find("version"),
+            std::string::npos);
+  EXPECT_NE(error_of(costs_file("", "claim_ns")).find("\"claim_ns\" is missing"),
+            std::string::npos);
+  EXPECT_NE(error_of(costs_file(R"(, "clam_ns": {"median": 1})")).find("unknown cost \"clam_ns\""),
+            std::string::npos);
+  EXPECT_NE(error_of(costs_file(R"(, "poll_ns": {"median": -1})", "poll_ns"))
+                .find("\"poll_ns\" = -1 is not in"),
+            std::string::npos);
+  EXPECT_NE(error_of(costs_file(R"(, "poll_ns": {"median": "fast"})", "poll_ns"))
+                .find("\"poll_ns\" needs a numeric \"median\""),
+            std::string::npos);
+}
+
+TEST(SimCosts, ScaleCostMultipliesOneCost) {
+  Costs c = weft_sim::uncalibrated_costs();
+  const std::uint64_t claim = c.engine.claim_ps, spawn = c.engine.spawn_ps;
+  weft_sim::scale_cost(c, "claim_ns=2.5");
+  EXPECT_EQ(c.engine.claim_ps, claim * 5 / 2);
+  EXPECT_EQ(c.engine.spawn_ps, spawn);
+  EXPECT_THROW(weft_sim::scale_cost(c, "claim_ns=-1"), CostsError);
+  EXPECT_THROW(weft_sim::scale_cost(c, "claim_ns=2x"), CostsError);
+  EXPECT_THROW(weft_sim::scale_cost(c, "claim_ns"), CostsError);
+  EXPECT_THROW(weft_sim::scale_cost(c, "clam_ns=2"), CostsError);
+}
+
+TEST(SimCosts, AMissingFileIsNamed) {
+  try {
+    (void)weft_sim::load_costs("/nonexistent/costs.json");
+    FAIL();
+  } catch (const CostsError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/costs.json"), std::string::npos);
+  }
+}
+
+}  // namespace
