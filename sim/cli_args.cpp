@@ -60,7 +60,12 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
     args.help = true;
     return "";
   }
-  if (command != "run") return "unknown command '" + std::string(command) + "' (run)";
+  if (command == "calibrate") {
+    args.command = SimArgs::Command::kCalibrate;
+  } else if (command != "run") {
+    return "unknown command '" + std::string(command) + "' (run, calibrate)";
+  }
+  const bool run = args.command == SimArgs::Command::kRun;
   for (int i = 2; i < argc; ++i) {
     const std::string_view flag = argv[i];
     if (flag == "--help") {
@@ -69,7 +74,16 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
     }
     if (i + 1 >= argc) return std::string(flag) + " needs a value";
     const std::string_view value = argv[++i];
-    if (flag == "--workload") {
+    if (flag == "--json") {
+      args.json_path = std::string(value);
+    } else if (!run) {
+      if (flag != "--repeat") return "calibrate: unknown option '" + std::string(flag) + "'";
+      std::uint64_t r = 0;
+      if (!parse_u64(value, r) || r < 1 || r > 1000) {
+        return "--repeat: '" + std::string(value) + "' is not a count in [1, 1000]";
+      }
+      args.repeat = static_cast<int>(r);
+    } else if (flag == "--workload") {
       if (std::string e = parse_workload(value, args.workload); !e.empty()) return e;
     } else if (flag == "--workers") {
       args.workers.clear();
@@ -97,8 +111,6 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
       args.costs_path = std::string(value);
     } else if (flag == "--scale-cost") {
       args.scale_costs.emplace_back(value);
-    } else if (flag == "--json") {
-      args.json_path = std::string(value);
     } else {
       return "unknown option '" + std::string(flag) + "'";
     }
@@ -111,6 +123,7 @@ std::string usage() {
          "  weft-sim run [--workload fib:N|uts:PRESET] [--workers 1,2] [--steal one,...]\n"
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
+         "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
          "Runs the workload on P simulated weft workers under the concurrent steal\n"
          "mechanism, one run per worker count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
@@ -119,7 +132,10 @@ std::string usage() {
          ".\n"
          "--costs: a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
          "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
-         "Exit 1 if a check fails, 2 for bad arguments.\n";
+         "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
+         "weft worker, serial UTS traversals, membarrier with the other CPUs busy) and\n"
+         "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
+         "and say so. Exit 1 if a check fails, 2 for bad arguments.\n";
 }
 
 }  // namespace weft_sim

@@ -19,7 +19,10 @@ struct Workload {
 };
 
 struct SimArgs {
+  enum class Command : std::uint8_t { kRun, kCalibrate };
+  Command command = Command::kRun;
   bool help = false;
+  int repeat = 5;  // calibrate: repetitions of each microbenchmark
   Workload workload;
   std::vector<unsigned> workers{1, 2};
   std::vector<weft::StealPolicy> policies{weft::StealPolicy::one()};

@@ -29,8 +29,8 @@ constexpr CostField kFields[] = {
      "a fib call with n >= 2, besides its spawn, calls and join"},
     {"uts_node_ns", [](Costs& c) -> std::uint64_t& { return c.uts.node_ps; },
      "a UTS node: its SHA-1 and its count of children"},
-    {"uts_per_child_ns", [](Costs& c) -> std::uint64_t& { return c.uts.per_child_ps; },
-     "a UTS node's each child, besides the child's spawn"},
+    {"uts_internal_ns", [](Costs& c) -> std::uint64_t& { return c.uts.internal_ps; },
+     "a UTS node with children: its extra over a leaf"},
 };
 
 // ns as read, to the picosecond.
@@ -52,7 +52,7 @@ Costs uncalibrated_costs() {
                          .proxy_ps = 20'000,
                          .poll_ps = 100'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
-  c.uts = UtsCosts{.node_ps = 350'000, .per_child_ps = 10'000};
+  c.uts = UtsCosts{.node_ps = 350'000, .internal_ps = 30'000};
   return c;
 }
 

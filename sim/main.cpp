@@ -1,6 +1,8 @@
-// weft-sim: runs a workload on P simulated weft workers (docs/SIMULATOR.md).
+// weft-sim: runs a workload on P simulated weft workers, or calibrates their costs
+// (docs/SIMULATOR.md).
 //   weft-sim run --workload fib:N|uts:PRESET [--workers 1,2,...] [--steal one,half,...]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
+//   weft-sim calibrate [--json FILE|-] [--repeat R]
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
 // published number of nodes. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "cli/output_file.hpp"
+#include "sim/calibrate.hpp"
 #include "sim/cli_args.hpp"
 #include "sim/costs.hpp"
 #include "sim/report.hpp"
@@ -57,6 +60,36 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
   return ok;
 }
 
+// Writes `text` to --json, or to stdout for "-" or no --json; returns the exit status.
+int write_output(const SimArgs& args, const std::string& text) {
+  if (args.json_path.empty() || args.json_path == "-") {
+    std::fputs(text.c_str(), stdout);
+  } else if (const std::string e = replace_file(args.json_path, text); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: --json %s: %s\n", args.json_path.c_str(), e.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+int calibrate_command(const SimArgs& args) {
+  weft_sim::CalibrateOptions options;
+  options.repeat = args.repeat;
+  std::vector<weft_sim::Measurement> measured;
+  try {
+    measured = weft_sim::calibrate(options, [](const std::string& step) {
+      std::fprintf(stderr, "weft-sim calibrate: %s\n", step.c_str());
+    });
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft-sim: %s\n", e.what());
+    return 1;
+  }
+  for (const weft_sim::Measurement& m : measured) {
+    std::fprintf(stderr, "  %-18s %12.3f ns  [%.3f, %.3f]  %s\n", m.name.c_str(), m.median_ns,
+                 m.low_ns, m.high_ns, m.method.c_str());
+  }
+  return write_output(args, weft_sim::costs_file_text(measured));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +109,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (args.command == SimArgs::Command::kCalibrate) return calibrate_command(args);
   weft_sim::Costs costs = weft_sim::uncalibrated_costs();
   std::string costs_source = "uncalibrated";
   try {
@@ -101,13 +135,8 @@ int main(int argc, char** argv) {
   }
   std::fputs(weft_sim::table(args, costs_source, records).c_str(), stdout);
   if (!args.json_path.empty()) {
-    const std::string json = weft_sim::json(args, costs, costs_source, records);
-    if (args.json_path == "-") {
-      std::fputs(json.c_str(), stdout);
-    } else if (const std::string e = replace_file(args.json_path, json); !e.empty()) {
-      std::fprintf(stderr, "weft-sim: --json %s: %s\n", args.json_path.c_str(), e.c_str());
-      return 2;
-    }
+    const int status = write_output(args, weft_sim::json(args, costs, costs_source, records));
+    if (status != 0) return status;
   }
   return ok ? 0 : 1;
 }

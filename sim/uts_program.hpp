@@ -13,8 +13,8 @@
 namespace weft_sim {
 
 struct UtsCosts {
-  std::uint64_t node_ps = 0;       // making a node and counting its children
-  std::uint64_t per_child_ps = 0;  // and each child it has, besides the child's spawn
+  std::uint64_t node_ps = 0;      // making a node and counting its children
+  std::uint64_t internal_ps = 0;  // a node with children: its extra over a leaf
 };
 
 // The root's task. `tree` and `costs` must outlive the simulation.

@@ -1,0 +1,216 @@
+#include "sim/calibrate.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "platform/asymmetric_barrier.hpp"
+#include "sim/costs.hpp"
+#include "uts/presets.hpp"
+#include "uts/uts_seq.hpp"
+#include "weft/weft.hpp"
+
+namespace weft_sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Spread {
+  double median, low, high;
+};
+
+Spread spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  const double median = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return {median, v.front(), v.back()};
+}
+
+[[gnu::noinline]] long fib_serial(int n) {
+  return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2);
+}
+
+long fib_weft(int n) {
+  if (n < 2) return n;
+  auto a = weft::spawn([n] { return fib_weft(n - 1); });
+  const long b = fib_weft(n - 2);
+  return a.join() + b;
+}
+
+std::uint64_t fib_value(int n) {
+  std::uint64_t a = 0, b = 1;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
+}
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("calibrate: " + what);
+}
+
+// fib's calls and weft's spawn+join, from serial fib(n) and weft's fib(n) on one worker,
+// alternated: per call = serial time / calls; per spawn+join = (weft - serial) / spawns.
+void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
+                 const std::function<void(const std::string&)>& progress) {
+  const int n = o.fib_n;
+  const double calls = 2.0 * static_cast<double>(fib_value(n + 1)) - 1.0;
+  const double spawns = static_cast<double>(fib_value(n + 1)) - 1.0;
+  weft::Config config;
+  config.workers = 1;
+  config.mechanism = weft::StealMechanism::kConcurrent;
+  weft::Runtime rt(config);
+  std::vector<double> per_call, per_spawn;
+  for (int r = 0; r < o.repeat; ++r) {
+    progress("fib(" + std::to_string(n) + ") serial and on one weft worker, round " +
+             std::to_string(r + 1) + "/" + std::to_string(o.repeat));
+    auto start = Clock::now();
+    const long s = fib_serial(n);
+    const double serial = seconds_since(start);
+    start = Clock::now();
+    const long w = rt.run([n] { return fib_weft(n); });
+    const double weft = seconds_since(start);
+    check(static_cast<std::uint64_t>(s) == fib_value(n) && s == w, "fib gave a wrong answer");
+    per_call.push_back(serial / calls * 1e9);
+    per_spawn.push_back(std::max(0.0, weft - serial) / spawns * 1e9);
+  }
+  const Spread call = spread(per_call), pair = spread(per_spawn);
+  const std::string fib = "serial fib(" + std::to_string(n) + ") time / its " +
+                          std::to_string(static_cast<long long>(calls)) +
+                          " calls (leaf and node alike), median of " + std::to_string(o.repeat);
+  out.push_back({"fib_leaf_ns", call.median, call.low, call.high, fib});
+  out.push_back({"fib_node_ns", call.median, call.low, call.high, fib});
+  const std::string sj = "(weft fib(" + std::to_string(n) + ") on 1 worker - serial) / " +
+                         std::to_string(static_cast<long long>(spawns)) +
+                         " spawns, alternated, median of " + std::to_string(o.repeat) +
+                         "; half to the spawn, half to its inline join";
+  out.push_back({"spawn_ns", pair.median / 2, pair.low / 2, pair.high / 2, sj});
+  out.push_back({"join_inline_ns", pair.median / 2, pair.low / 2, pair.high / 2, sj});
+}
+
+// UTS node costs: serial traversal times of several trees, least squares on
+// time = node * nodes + internal * (nodes with children), per repetition.
+void measure_uts(const CalibrateOptions& o, std::vector<Measurement>& out,
+                 const std::function<void(const std::string&)>& progress) {
+  std::vector<double> node_fit, internal_fit;
+  for (int r = 0; r < o.repeat; ++r) {
+    double snn = 0, sni = 0, sii = 0, snt = 0, sit = 0;  // the normal equations' sums
+    for (const std::string& name : o.uts_trees) {
+      const uts::Preset* p = uts::find_preset(name);
+      check(p != nullptr, "no UTS preset " + name);
+      progress("UTS " + name + " serial traversal, round " + std::to_string(r + 1) + "/" +
+               std::to_string(o.repeat));
+      const uts::Tree tree(p->params);
+      const auto start = Clock::now();
+      const uts::Counts c = uts::traverse_sequential(tree);
+      const double t = seconds_since(start) * 1e9;
+      check(c.nodes == p->nodes, "UTS " + name + " made the wrong number of nodes");
+      const double nodes = static_cast<double>(c.nodes);
+      const double internal = static_cast<double>(c.nodes - c.leaves);
+      snn += nodes * nodes;
+      sni += nodes * internal;
+      sii += internal * internal;
+      snt += nodes * t;
+      sit += internal * t;
+    }
+    const double det = snn * sii - sni * sni;
+    check(std::fabs(det) > 1e-9 * snn * sii, "the UTS trees do not separate leaves from nodes");
+    node_fit.push_back((snt * sii - sit * sni) / det);
+    internal_fit.push_back((snn * sit - sni * snt) / det);
+  }
+  std::string trees;
+  for (const std::string& t : o.uts_trees) trees += (trees.empty() ? "" : ",") + t;
+  const std::string method = "least squares over the serial traversals of " + trees +
+                             ": time = node * nodes + internal * nodes with children; median of " +
+                             std::to_string(o.repeat) + " fits";
+  const Spread node = spread(node_fit), internal = spread(internal_fit);
+  out.push_back({"uts_node_ns", node.median, node.low, node.high, method});
+  out.push_back({"uts_internal_ns", std::max(0.0, internal.median), internal.low, internal.high,
+                 method + " (a negative fit is kept at 0)"});
+}
+
+// A claim's barrier: membarrier(2) with the other CPUs busy (a thief's victim runs), timed
+// over batches of calls.
+void measure_claim(const CalibrateOptions& o, std::vector<Measurement>& out,
+                   const std::function<void(const std::string&)>& progress) {
+  if (!weft::platform::expedited_membarrier_available()) {
+    out.push_back({"claim_ns", 1000, 1000, 1000,
+                   "placeholder: this kernel has no expedited membarrier to time"});
+    return;
+  }
+  progress("membarrier with the other CPUs busy");
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  const unsigned others = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  for (unsigned i = 0; i < std::max(1u, others); ++i) {
+    spinners.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  constexpr int kBatch = 200;
+  std::vector<double> per_call;
+  for (int r = 0; r < o.repeat; ++r) {
+    const auto start = Clock::now();
+    for (int i = 0; i < kBatch; ++i) weft::platform::membarrier_all_threads();
+    per_call.push_back(seconds_since(start) / kBatch * 1e9);
+  }
+  stop.store(true, std::memory_order_relaxed);
+  for (std::thread& t : spinners) t.join();
+  const Spread s = spread(per_call);
+  out.push_back({"claim_ns", s.median, s.low, s.high,
+                 "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) with every other CPU spinning, " +
+                     std::to_string(kBatch) + " calls per repetition, median of " +
+                     std::to_string(o.repeat) + " (the claim's port and slot reads not added)"});
+}
+
+}  // namespace
+
+std::vector<Measurement> calibrate(const CalibrateOptions& options,
+                                   const std::function<void(const std::string&)>& progress) {
+  check(options.repeat >= 1, "repeat must be at least 1");
+  std::vector<Measurement> measured;
+  measure_fib(options, measured, progress);
+  measure_uts(options, measured, progress);
+  measure_claim(options, measured, progress);
+  // In cost_fields() order, the costs with no microbenchmark yet kept at their placeholder.
+  Costs placeholder = uncalibrated_costs();
+  std::vector<Measurement> all;
+  for (const CostField& f : cost_fields()) {
+    const auto it = std::find_if(measured.begin(), measured.end(),
+                                 [&](const Measurement& m) { return m.name == f.name; });
+    if (it != measured.end()) {
+      all.push_back(*it);
+    } else {
+      const double ns = static_cast<double>(f.get(placeholder)) * 1e-3;
+      all.push_back({std::string(f.name), ns, ns, ns, "placeholder: no microbenchmark yet"});
+    }
+  }
+  return all;
+}
+
+std::string costs_file_text(const std::vector<Measurement>& measurements) {
+  nlohmann::ordered_json doc;
+  doc["format"] = "weft-sim costs";
+  doc["version"] = 1;
+  doc["cpus"] = std::thread::hardware_concurrency();
+  nlohmann::ordered_json costs = nlohmann::ordered_json::object();
+  for (const Measurement& m : measurements) {
+    costs[m.name] = {
+        {"median", m.median_ns}, {"spread", {m.low_ns, m.high_ns}}, {"method", m.method}};
+  }
+  doc["costs"] = costs;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace weft_sim
