@@ -1,5 +1,6 @@
 #include "sim/engine.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <queue>
 #include <utility>
@@ -17,6 +18,10 @@ struct Task {
   std::unique_ptr<Strand> strand;
   std::int32_t thief = -1;  // the worker that claimed it, or -1
   bool done = false;
+  // The dag's longest path to this task's current op, whatever the schedule: plain, and
+  // burdened (every continuation after a spawn carries a claim's cost, as Cilkview's does).
+  std::uint64_t span = 0;
+  std::uint64_t burdened = 0;
 };
 
 enum class Activity : std::uint8_t { kBusy, kFrame, kSteal };
@@ -80,6 +85,13 @@ class Engine {
     SimResult result;
     result.makespan_ps = makespan;
     result.tasks = tasks_made_;
+    result.span_ps = tasks_[root_].span;
+    result.burdened_span_ps = tasks_[root_].burdened;
+    // What one worker would take: the work, and a spawn and an inline join per task spawned.
+    result.work_ps = work_;
+    for (const Worker& w : workers_) {
+      result.work_ps += w.counters.spawns * (costs_.spawn_ps + costs_.join_inline_ps);
+    }
     for (Worker& w : workers_) {
       while (w.clock < makespan) attempt_steal(w, static_cast<unsigned>(&w - workers_.data()));
       w.spent[static_cast<int>(w.last)] -= w.clock - makespan;
@@ -155,9 +167,23 @@ class Engine {
     }
     Op op = tasks_[f.task].strand->next();
     switch (op.kind) {
-      case Op::Kind::kWork: spend(w, Activity::kBusy, op.ps); return;
+      case Op::Kind::kWork: {
+        Task& t = tasks_[f.task];
+        t.span += op.ps;
+        t.burdened += op.ps;
+        work_ += op.ps;
+        spend(w, Activity::kBusy, op.ps);
+        return;
+      }
       case Op::Kind::kSpawn: {
-        const std::uint32_t child = new_task(std::move(op.child));
+        const std::uint32_t parent = f.task;
+        const std::uint32_t child = new_task(std::move(op.child));  // may move tasks_
+        Task& p = tasks_[parent];
+        p.span += costs_.spawn_ps;
+        p.burdened += costs_.spawn_ps;
+        tasks_[child].span = p.span;
+        tasks_[child].burdened = p.burdened;
+        p.burdened += costs_.claim_ps;
         w.stack.push_back(child);
         w.children.push_back(child);
         ++w.counters.spawns;
@@ -185,6 +211,7 @@ class Engine {
     ++w.counters.stolen_joins;
     spend(w, Activity::kFrame, costs_.join_stolen_ps);
     if (tasks_[child].done) {
+      merge_span(f.task, child);
       free_task(child);
     } else {
       f.waiting = child;
@@ -207,13 +234,17 @@ class Engine {
     w.frames.pop_back();
     if (task == root_) root_end_ = w.clock;
     tasks_[task].done = true;
-    if (ran_inline) free_task(task);  // its joiner has moved on; a stolen one is freed at its join
+    if (ran_inline) {
+      merge_span(w.frames.back().task, task);  // an inline join's frame sits on its parent's
+      free_task(task);  // its joiner has moved on; a stolen one is freed at its join
+    }
   }
 
   // A join waiting for a stolen task: done, or a proxy of our own to run, or help.
   void wait_step(Worker& w, unsigned id) {
     Frame& f = w.frames.back();
     if (tasks_[f.waiting].done) {
+      merge_span(f.task, f.waiting);
       free_task(f.waiting);
       f.waiting = kNone;
       spend(w, Activity::kSteal, costs_.poll_ps);
@@ -231,6 +262,16 @@ class Engine {
       }
     }
     attempt_steal(w, id);
+  }
+
+  // The dag's join edge: the parent goes on after the later of its own path and the child's,
+  // plus the cheaper of the two joins (so that no schedule beats the span).
+  void merge_span(std::uint32_t parent, std::uint32_t child) {
+    const std::uint64_t join = std::min(costs_.join_inline_ps, costs_.join_stolen_ps);
+    Task& p = tasks_[parent];
+    const Task& c = tasks_[child];
+    p.span = std::max(p.span, c.span) + join;
+    p.burdened = std::max(p.burdened, c.burdened) + join;
   }
 
   void run_claimed(Worker& w) {
@@ -292,6 +333,7 @@ class Engine {
   std::uint32_t root_ = kNone;
   std::uint64_t root_end_ = 0;
   std::uint64_t tasks_made_ = 0;
+  std::uint64_t work_ = 0;  // the program's own work, summed
 };
 
 }  // namespace

@@ -61,6 +61,13 @@ struct SimShares {
 struct SimResult {
   std::uint64_t makespan_ps = 0;  // T_P: when the root task ends
   std::uint64_t tasks = 0;        // tasks run, the root included
+  // T1: the program's work plus a spawn and an inline join per spawned task, what one worker
+  // takes. T∞ (span_ps): the dag's longest path, with the spawns and joins on it (a join at
+  // the cheaper of its two costs), a bound no schedule beats: T_P >= T∞. The burdened span
+  // adds a claim's cost to every continuation after a spawn (Cilkview's burdened dag).
+  std::uint64_t work_ps = 0;
+  std::uint64_t span_ps = 0;
+  std::uint64_t burdened_span_ps = 0;
   SimCounters counters;
   SimShares shares;
 };

@@ -13,6 +13,15 @@ double share(std::uint64_t part, const RunRecord& r) {
 
 double ns(std::uint64_t ps) { return static_cast<double>(ps) * 1e-3; }
 
+// c∞ in T_P = T1/P + c∞ T∞.
+double c_inf(const RunRecord& r) {
+  const SimResult& s = r.result;
+  if (s.span_ps == 0) return 0.0;
+  return (static_cast<double>(s.makespan_ps) -
+          static_cast<double>(s.work_ps) / static_cast<double>(r.workers)) /
+         static_cast<double>(s.span_ps);
+}
+
 std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -30,9 +39,18 @@ std::string table(const SimArgs& args, const std::string& costs_source,
   out << "weft-sim " << args.workload.spec << ", concurrent mechanism, seed " << args.seed
       << ", costs: " << costs_source << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-14s %8s %12s %9s %10s %10s %8s %7s %7s %7s\n", "steal",
+  if (!runs.empty()) {
+    const SimResult& s = runs.front().result;
+    std::snprintf(
+        line, sizeof line, "T1 %.4g s, Tinf %.4g s (burdened %.4g s), parallelism %.0f\n",
+        static_cast<double>(s.work_ps) * 1e-12, static_cast<double>(s.span_ps) * 1e-12,
+        static_cast<double>(s.burdened_span_ps) * 1e-12,
+        s.span_ps > 0 ? static_cast<double>(s.work_ps) / static_cast<double>(s.span_ps) : 0.0);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "%-14s %8s %12s %9s %10s %10s %8s %7s %7s %7s %8s\n", "steal",
                 "workers", "T_P_s", "speedup", "steals", "attempts", "tasks/st", "busy", "frame",
-                "steal");
+                "steal", "c_inf");
   out << line;
   for (const RunRecord& r : runs) {
     const RunRecord* one = nullptr;  // the same policy on 1 worker, for the speedup
@@ -41,7 +59,7 @@ std::string table(const SimArgs& args, const std::string& costs_source,
     }
     const SimCounters& c = r.result.counters;
     std::snprintf(
-        line, sizeof line, "%-14s %8u %12.6f %9s %10llu %10llu %8.2f %7.3f %7.3f %7.3f\n",
+        line, sizeof line, "%-14s %8u %12.6f %9s %10llu %10llu %8.2f %7.3f %7.3f %7.3f %8.2f\n",
         r.steal.c_str(), r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12,
         one != nullptr ? std::to_string(static_cast<double>(one->result.makespan_ps) /
                                         static_cast<double>(r.result.makespan_ps))
@@ -52,7 +70,7 @@ std::string table(const SimArgs& args, const std::string& costs_source,
         static_cast<unsigned long long>(c.steal_attempts),
         c.steals > 0 ? static_cast<double>(c.tasks_stolen) / static_cast<double>(c.steals) : 0.0,
         share(r.result.shares.busy_ps, r), share(r.result.shares.frame_ps, r),
-        share(r.result.shares.steal_ps, r));
+        share(r.result.shares.steal_ps, r), c_inf(r));
     out << line;
   }
   return out.str();
@@ -78,6 +96,14 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"mechanism\":\"concurrent\",\"steal\":" << quote(r.steal)
         << ",\"median_s\":" << static_cast<double>(r.result.makespan_ps) * 1e-12
         << ",\"makespan_ps\":" << r.result.makespan_ps << ",\"tasks\":" << r.result.tasks
+        << ",\"work_s\":" << static_cast<double>(r.result.work_ps) * 1e-12
+        << ",\"span_s\":" << static_cast<double>(r.result.span_ps) * 1e-12
+        << ",\"burdened_span_s\":" << static_cast<double>(r.result.burdened_span_ps) * 1e-12
+        << ",\"c_inf\":" << c_inf(r) << ",\"attempts_per_worker_span_us\":"
+        << (r.result.span_ps > 0 ? static_cast<double>(c.steal_attempts) /
+                                       (static_cast<double>(r.workers) *
+                                        static_cast<double>(r.result.span_ps) * 1e-6)
+                                 : 0.0)
         << ",\"verified\":" << (r.verified ? "true" : "false") << ",\"counters_per_run\":{"
         << "\"spawns\":" << c.spawns << ",\"inline_joins\":" << c.inline_joins
         << ",\"steal_attempts\":" << c.steal_attempts << ",\"steals\":" << c.steals

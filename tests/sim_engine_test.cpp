@@ -89,6 +89,12 @@ TEST(SimEngine, FibFourOnOneWorkerCostsWhatItsCallsAndSpawnsCost) {
   EXPECT_EQ(r.tasks, 5u);
   EXPECT_EQ(r.shares.busy_ps, 4u * 7 + 5 * 11);
   EXPECT_EQ(r.shares.frame_ps, 4u * 5 + 4 * 17);
+  EXPECT_EQ(r.work_ps, r.makespan_ps);  // one worker takes T1
+  // T∞: S(n) = 7 + 5 + S(n-1) + 17 (the spawned fib(n-1) is the longer branch), S(1) = 11.
+  EXPECT_EQ(r.span_ps, 11u + 3 * 29);
+  // Burdened, the continuation after each spawn costs a claim (1000) more:
+  // Sb(n) = max(12 + Sb(n-1), 1012 + Sb(n-2)) + 17, Sb(0) = Sb(1) = 11: 1040, 1069, 2069.
+  EXPECT_EQ(r.burdened_span_ps, 2069u);
 }
 
 // Worker 1 steals the root's only child at once and runs it while the root works on; the
@@ -103,6 +109,10 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   // [1105,1205), end at 1205. w1: claim [0,1000), child's work [1000,1100), a failed
   // attempt [1100,1250) cut at 1205.
   EXPECT_EQ(r.makespan_ps, 1205u);
+  // The dag: the child's 100 from 5, the root's 1000 from 5, a join at the inline cost (17);
+  // burdened, the root's continuation after the spawn carries a claim (1000).
+  EXPECT_EQ(r.span_ps, 1022u);
+  EXPECT_EQ(r.burdened_span_ps, 2022u);
   EXPECT_EQ(r.counters.spawns, 1u);
   EXPECT_EQ(r.counters.steals, 1u);
   EXPECT_EQ(r.counters.tasks_stolen, 1u);
@@ -128,8 +138,13 @@ TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
       EXPECT_EQ(r.counters.inline_joins + r.counters.stolen_joins, r.counters.spawns);
       EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
       expect_shares_add_up(r, p);
-      // No schedule beats perfect division of the work.
+      // No schedule beats perfect division of the work, nor the span.
       EXPECT_GE(r.makespan_ps * p, r.shares.busy_ps + r.shares.frame_ps);
+      EXPECT_GE(r.makespan_ps, r.span_ps);
+      EXPECT_GE(r.burdened_span_ps, r.span_ps);
+      if (p == 1) {
+        EXPECT_EQ(r.makespan_ps, r.work_ps);
+      }
     }
   }
 }
