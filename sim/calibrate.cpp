@@ -1,5 +1,7 @@
 #include "sim/calibrate.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,6 +11,8 @@
 #include <thread>
 
 #include "platform/asymmetric_barrier.hpp"
+#include "platform/cpu.hpp"
+#include "platform/futex.hpp"
 #include "sim/costs.hpp"
 #include "uts/presets.hpp"
 #include "uts/uts_seq.hpp"
@@ -139,39 +143,99 @@ void measure_uts(const CalibrateOptions& o, std::vector<Measurement>& out,
                  method + " (a negative fit is kept at 0)"});
 }
 
-// A claim's barrier: membarrier(2) with the other CPUs busy (a thief's victim runs), timed
-// over batches of calls.
-void measure_claim(const CalibrateOptions& o, std::vector<Measurement>& out,
-                   const std::function<void(const std::string&)>& progress) {
-  if (!weft::platform::expedited_membarrier_available()) {
+// Threads spinning on every other CPU while it lives: a thief's victims are running.
+class BusyOthers {
+ public:
+  BusyOthers() {
+    const unsigned cpus = std::max(2u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i + 1 < cpus; ++i) {
+      spinners_.emplace_back([this] {
+        while (!stop_.load(std::memory_order_relaxed)) {
+        }
+      });
+    }
+  }
+  ~BusyOthers() {
+    stop_.store(true, std::memory_order_relaxed);
+    for (std::thread& t : spinners_) t.join();
+  }
+  BusyOthers(const BusyOthers&) = delete;
+  BusyOthers& operator=(const BusyOthers&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> spinners_;
+};
+
+// Per-call time of `call`, in batches of `batch`, one batch per repetition.
+template <class F>
+Spread per_call_ns(int repeat, int batch, F&& call) {
+  std::vector<double> per_call;
+  for (int r = 0; r < repeat; ++r) {
+    const auto start = Clock::now();
+    for (int i = 0; i < batch; ++i) call();
+    per_call.push_back(seconds_since(start) / batch * 1e9);
+  }
+  return spread(per_call);
+}
+
+std::string batches(int batch, int repeat) {
+  return std::to_string(batch) + " calls per repetition, median of " + std::to_string(repeat);
+}
+
+// A claim's barrier, and the idle tiers' pause and sched_yield, with the other CPUs busy.
+void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>& out,
+                            const std::function<void(const std::string&)>& progress) {
+  progress("membarrier, pause and sched_yield with the other CPUs busy");
+  const BusyOthers busy;
+  if (weft::platform::expedited_membarrier_available()) {
+    const Spread s = per_call_ns(o.repeat, 200, [] { weft::platform::membarrier_all_threads(); });
+    out.push_back({"claim_ns", s.median, s.low, s.high,
+                   "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) with every other CPU spinning, " +
+                       batches(200, o.repeat) + " (the claim's port and slot reads not added)"});
+  } else {
     out.push_back({"claim_ns", 1000, 1000, 1000,
                    "placeholder: this kernel has no expedited membarrier to time"});
-    return;
   }
-  progress("membarrier with the other CPUs busy");
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> spinners;
-  const unsigned others = std::max(1u, std::thread::hardware_concurrency()) - 1;
-  for (unsigned i = 0; i < std::max(1u, others); ++i) {
-    spinners.emplace_back([&stop] {
-      while (!stop.load(std::memory_order_relaxed)) {
-      }
-    });
-  }
-  constexpr int kBatch = 200;
-  std::vector<double> per_call;
+  const Spread pause = per_call_ns(o.repeat, 100000, [] { weft::platform::cpu_relax(); });
+  out.push_back({"spin_ns", pause.median, pause.low, pause.high,
+                 "the spin tier's cpu_relax (pause), " + batches(100000, o.repeat)});
+  const Spread yield = per_call_ns(o.repeat, 2000, [] { sched_yield(); });
+  out.push_back({"yield_ns", yield.median, yield.low, yield.high,
+                 "sched_yield with every other CPU spinning, " + batches(2000, o.repeat)});
+}
+
+// From futex_wake to the sleeper running: a thread sleeps on a word, is woken, and reads
+// the clock; the waker read it just before the wake. The median of 200 per repetition.
+void measure_wake(const CalibrateOptions& o, std::vector<Measurement>& out,
+                  const std::function<void(const std::string&)>& progress) {
+  progress("futex wake to running");
+  std::vector<double> medians;
   for (int r = 0; r < o.repeat; ++r) {
-    const auto start = Clock::now();
-    for (int i = 0; i < kBatch; ++i) weft::platform::membarrier_all_threads();
-    per_call.push_back(seconds_since(start) / kBatch * 1e9);
+    std::vector<double> latencies;
+    for (int i = 0; i < 200; ++i) {
+      std::atomic<std::uint32_t> word{0};
+      std::atomic<std::int64_t> woke_at{0};
+      std::thread sleeper([&] {
+        while (word.load(std::memory_order_acquire) == 0) weft::platform::futex_wait(word, 0);
+        woke_at.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
+      });
+      std::this_thread::sleep_for(std::chrono::microseconds(200));  // let it fall asleep
+      const std::int64_t woken = Clock::now().time_since_epoch().count();
+      word.store(1, std::memory_order_release);
+      weft::platform::futex_wake(word, 1);
+      sleeper.join();
+      latencies.push_back(
+          std::chrono::duration<double, std::nano>(Clock::duration(woke_at.load() - woken))
+              .count());
+    }
+    medians.push_back(spread(latencies).median);
   }
-  stop.store(true, std::memory_order_relaxed);
-  for (std::thread& t : spinners) t.join();
-  const Spread s = spread(per_call);
-  out.push_back({"claim_ns", s.median, s.low, s.high,
-                 "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) with every other CPU spinning, " +
-                     std::to_string(kBatch) + " calls per repetition, median of " +
-                     std::to_string(o.repeat) + " (the claim's port and slot reads not added)"});
+  const Spread s = spread(medians);
+  out.push_back({"wake_ns", s.median, s.low, s.high,
+                 "futex_wake to the woken thread reading the clock, median of 200 wakes per "
+                 "repetition, median of " +
+                     std::to_string(o.repeat)});
 }
 
 }  // namespace
@@ -182,7 +246,8 @@ std::vector<Measurement> calibrate(const CalibrateOptions& options,
   std::vector<Measurement> measured;
   measure_fib(options, measured, progress);
   measure_uts(options, measured, progress);
-  measure_claim(options, measured, progress);
+  measure_idle_and_claim(options, measured, progress);
+  measure_wake(options, measured, progress);
   // In cost_fields() order, the costs with no microbenchmark yet kept at their placeholder.
   Costs placeholder = uncalibrated_costs();
   std::vector<Measurement> all;

@@ -23,6 +23,12 @@ constexpr CostField kFields[] = {
      "each task of a claim beyond the first"},
     {"poll_ns", [](Costs& c) -> std::uint64_t& { return c.engine.poll_ps; },
      "a waiting join's look at its task"},
+    {"spin_ns", [](Costs& c) -> std::uint64_t& { return c.engine.spin_ps; },
+     "the pause after a failed attempt in the spin tier"},
+    {"yield_ns", [](Costs& c) -> std::uint64_t& { return c.engine.yield_ps; },
+     "a sched_yield after a failed attempt in the yield tier"},
+    {"wake_ns", [](Costs& c) -> std::uint64_t& { return c.engine.wake_ps; },
+     "from a futex wake to the parked worker running"},
     {"fib_leaf_ns", [](Costs& c) -> std::uint64_t& { return c.fib.leaf_ps; },
      "a fib call with n < 2"},
     {"fib_node_ns", [](Costs& c) -> std::uint64_t& { return c.fib.node_ps; },
@@ -50,7 +56,10 @@ Costs uncalibrated_costs() {
                          .attempt_ps = 150'000,
                          .claim_ps = 1'000'000,
                          .proxy_ps = 20'000,
-                         .poll_ps = 100'000};
+                         .poll_ps = 100'000,
+                         .spin_ps = 30'000,
+                         .yield_ps = 1'000'000,
+                         .wake_ps = 50'000'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
   c.uts = UtsCosts{.node_ps = 350'000, .internal_ps = 30'000};
   return c;

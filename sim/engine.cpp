@@ -8,6 +8,7 @@
 
 #include "core/steal_amount.hpp"
 #include "core/steal_history.hpp"
+#include "sim/idle_tiers.hpp"
 
 namespace weft_sim {
 namespace {
@@ -16,7 +17,8 @@ constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
 struct Task {
   std::unique_ptr<Strand> strand;
-  std::int32_t thief = -1;  // the worker that claimed it, or -1
+  std::int32_t thief = -1;         // the worker that claimed it, or -1
+  std::int32_t proxy_holder = -1;  // a claimed task waiting on its thief's stack: that thief
   bool done = false;
   // The dag's longest path to this task's current op, whatever the schedule: plain, and
   // burdened (every continuation after a spawn carries a claim's cost, as Cilkview's does).
@@ -24,20 +26,21 @@ struct Task {
   std::uint64_t burdened = 0;
 };
 
-enum class Activity : std::uint8_t { kBusy, kFrame, kSteal };
+enum class Activity : std::uint8_t { kBusy, kFrame, kSteal, kIdle };
 
 // A task being run by a worker; frames nest (an inline join, a steal made while waiting).
 struct Frame {
   std::uint32_t task;
   std::size_t child_base;         // this frame's children start here in Worker::children
   std::uint32_t waiting = kNone;  // the stolen child its join waits for
-  std::size_t proxy_floor = 0;    // while waiting: the stack entries below are not proxies
   std::uint64_t stolen_at = 0;    // a claimed task: when the claim started (for adaptive)
   std::int64_t claimed = 0;       // and how many tasks the claim took; 0 otherwise
   std::uint64_t claim_cost = 0;
+  bool poll_next = false;  // while waiting: a help failed, the next step polls
 };
 
 struct Worker {
+  explicit Worker(unsigned workers) : tiers(workers) {}
   std::uint64_t clock = 0;
   std::deque<std::uint32_t> stack;      // spawned and claimed tasks not started; back = newest
   std::vector<Frame> frames;            // back = running
@@ -45,8 +48,11 @@ struct Worker {
   std::uint64_t rng = 0;
   weft::detail::StealHistory history;
   SimCounters counters;
-  std::uint64_t spent[3] = {0, 0, 0};  // by Activity
-  Activity last = Activity::kSteal;    // the last action's kind, for the makespan's cut
+  std::uint64_t spent[4] = {0, 0, 0, 0};  // by Activity
+  Activity last = Activity::kSteal;       // the last action's kind, for the makespan's cut
+  IdleTiers tiers;
+  bool back_off_next = false;  // an idle attempt failed: the next step backs off
+  bool parked = false;         // asleep until a thief wakes it (in Engine::sleepers_)
 };
 
 std::uint64_t splitmix(std::uint64_t& s) noexcept {
@@ -59,29 +65,48 @@ std::uint64_t splitmix(std::uint64_t& s) noexcept {
 class Engine {
  public:
   Engine(std::unique_ptr<Strand> root, const EngineConfig& config)
-      : config_(config), costs_(config.costs), workers_(config.workers) {
+      : config_(config), costs_(config.costs) {
+    workers_.reserve(config.workers);
     for (unsigned i = 0; i < config.workers; ++i) {
+      workers_.emplace_back(config.workers);
       std::uint64_t s = config.seed * 0x100000001B3ULL + i;
       workers_[i].rng = splitmix(s);
     }
     root_ = new_task(std::move(root));
     start_frame(workers_[0], root_, 0);
+    // As weft's run() starts: worker 0 takes the root and a second is woken beside it; the
+    // rest sleep, one of them the watchman, which begins with a nap.
+    for (unsigned i = 0; i < config.workers; ++i) {
+      if (i < 2) {
+        ready_.emplace(0, i);
+      } else if (i == 2) {
+        watchman_ = 2;
+        workers_[i].back_off_next = true;
+        ready_.emplace(0, i);
+      } else {
+        workers_[i].parked = true;
+        sleepers_.push_back(i);
+      }
+    }
   }
 
   SimResult run() {
-    using Entry = std::pair<std::uint64_t, unsigned>;  // (clock, worker): smallest first
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
-    for (unsigned i = 0; i < workers_.size(); ++i) ready.emplace(0, i);
     while (!tasks_[root_].done) {
-      const unsigned w = ready.top().second;
-      ready.pop();
+      const unsigned w = ready_.top().second;
+      ready_.pop();
       step(w);
-      ready.emplace(workers_[w].clock, w);
+      // Every worker waiting and none able to take anything would be an engine bug; say so
+      // rather than spin forever.
+      if (++steps_without_op_ > kMaxStepsWithoutOp) {
+        throw std::logic_error("weft-sim: no task has made progress in " +
+                               std::to_string(kMaxStepsWithoutOp) + " steps (an engine bug)");
+      }
+      if (!workers_[w].parked) ready_.emplace(workers_[w].clock, w);
     }
     const std::uint64_t makespan = root_end_;
-    // The others finish the action under way at the makespan (nothing is left to take, so
-    // each is a failed attempt), and the part past it is cut off: the shares then add up
-    // to workers x makespan exactly.
+    // A worker whose clock stands before the makespan is idle to it (nothing is left to
+    // take), and the part of an action past it is cut off: the shares then add up to
+    // workers x makespan exactly.
     SimResult result;
     result.makespan_ps = makespan;
     result.tasks = tasks_made_;
@@ -93,11 +118,12 @@ class Engine {
       result.work_ps += w.counters.spawns * (costs_.spawn_ps + costs_.join_inline_ps);
     }
     for (Worker& w : workers_) {
-      while (w.clock < makespan) attempt_steal(w, static_cast<unsigned>(&w - workers_.data()));
+      if (w.clock < makespan) spend(w, Activity::kIdle, makespan - w.clock);
       w.spent[static_cast<int>(w.last)] -= w.clock - makespan;
       result.shares.busy_ps += w.spent[static_cast<int>(Activity::kBusy)];
       result.shares.frame_ps += w.spent[static_cast<int>(Activity::kFrame)];
       result.shares.steal_ps += w.spent[static_cast<int>(Activity::kSteal)];
+      result.shares.idle_ps += w.spent[static_cast<int>(Activity::kIdle)];
       add(result.counters, w.counters);
     }
     return result;
@@ -155,8 +181,16 @@ class Engine {
     if (w.frames.empty()) {
       if (!w.stack.empty()) {
         run_claimed(w);  // the rest of a multi-task claim, newest first
+      } else if (w.back_off_next) {
+        back_off(w, id);
+      } else if (attempt_steal(w, id)) {
+        w.tiers.reset();
+        if (watchman_ == static_cast<int>(id)) {
+          watchman_ = -1;  // found work: a sleeper takes the role over
+          wake_one(w.clock);
+        }
       } else {
-        attempt_steal(w, id);
+        w.back_off_next = true;
       }
       return;
     }
@@ -165,6 +199,7 @@ class Engine {
       wait_step(w, id);
       return;
     }
+    steps_without_op_ = 0;
     Op op = tasks_[f.task].strand->next();
     switch (op.kind) {
       case Op::Kind::kWork: {
@@ -215,7 +250,6 @@ class Engine {
       free_task(child);
     } else {
       f.waiting = child;
-      f.proxy_floor = w.stack.size();
     }
   }
 
@@ -247,11 +281,18 @@ class Engine {
       merge_span(f.task, f.waiting);
       free_task(f.waiting);
       f.waiting = kNone;
-      spend(w, Activity::kSteal, costs_.poll_ps);
+      spend(w, Activity::kIdle, costs_.poll_ps);  // the look that saw it done
       return;
     }
-    if (w.stack.size() > f.proxy_floor) {
+    // Our own proxies first, as weft's thief runs them right after the task it claimed
+    // with them. Nothing of ours sits above them: the claimed task joined all it spawned.
+    if (!w.stack.empty() && tasks_[w.stack.back()].proxy_holder == static_cast<std::int32_t>(id)) {
       run_claimed(w);
+      return;
+    }
+    if (f.poll_next) {
+      f.poll_next = false;
+      spend(w, Activity::kIdle, costs_.poll_ps);
       return;
     }
     const std::int32_t thief = tasks_[f.waiting].thief;
@@ -261,7 +302,44 @@ class Engine {
         return;
       }
     }
-    attempt_steal(w, id);
+    if (!attempt_steal(w, id)) w.frames.back().poll_next = true;
+  }
+
+  // After a failed idle attempt: weft's tiers. The watchman naps; a worker past the yield
+  // tier becomes the watchman if there is none, and otherwise parks.
+  void back_off(Worker& w, unsigned id) {
+    w.back_off_next = false;
+    if (watchman_ == static_cast<int>(id)) {
+      spend(w, Activity::kIdle, w.tiers.next_nap_ps());
+      return;
+    }
+    switch (w.tiers.failed(w.clock)) {
+      case IdleTiers::Step::kSpin: spend(w, Activity::kIdle, costs_.spin_ps); return;
+      case IdleTiers::Step::kYield: spend(w, Activity::kIdle, costs_.yield_ps); return;
+      case IdleTiers::Step::kSleep:
+        if (watchman_ < 0) {
+          watchman_ = static_cast<int>(id);
+          spend(w, Activity::kIdle, w.tiers.next_nap_ps());
+        } else {
+          w.parked = true;
+          sleepers_.push_back(id);
+        }
+        return;
+    }
+  }
+
+  // A thief that leaves work behind wakes one sleeper, which runs wake_ps later and starts
+  // again at the first tier.
+  void wake_one(std::uint64_t now) {
+    if (sleepers_.empty()) return;
+    const unsigned id = sleepers_.front();
+    sleepers_.pop_front();
+    Worker& s = workers_[id];
+    s.parked = false;
+    const std::uint64_t at = now + costs_.wake_ps;
+    if (s.clock < at) spend(s, Activity::kIdle, at - s.clock);
+    s.tiers.reset();
+    ready_.emplace(s.clock, id);
   }
 
   // The dag's join edge: the parent goes on after the later of its own path and the child's,
@@ -277,18 +355,20 @@ class Engine {
   void run_claimed(Worker& w) {
     const std::uint32_t task = w.stack.back();
     w.stack.pop_back();
+    tasks_[task].proxy_holder = -1;
     spend(w, Activity::kFrame, costs_.join_inline_ps);
     start_frame(w, task, 0);
   }
 
-  void attempt_steal(Worker& w, unsigned id) {
+  // One attempt on a random victim; true if it took tasks.
+  bool attempt_steal(Worker& w, unsigned id) {
     if (workers_.size() < 2) {
       spend(w, Activity::kSteal, costs_.attempt_ps);  // nobody to steal from
-      return;
+      return false;
     }
     auto victim = static_cast<unsigned>(splitmix(w.rng) % (workers_.size() - 1));
     if (victim >= id) ++victim;
-    claim(w, id, victim);
+    return claim(w, id, victim);
   }
 
   // One attempt on `victim`; true if it took tasks.
@@ -309,7 +389,9 @@ class Engine {
       const std::uint32_t t = v.stack.front();
       v.stack.pop_front();
       tasks_[t].thief = static_cast<std::int32_t>(id);
+      tasks_[t].proxy_holder = -1;
       if (i + 1 < k) {
+        tasks_[t].proxy_holder = static_cast<std::int32_t>(id);
         w.stack.push_back(t);
       } else {
         run_now = t;
@@ -322,18 +404,25 @@ class Engine {
         costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
     spend(w, Activity::kSteal, cost);
     start_frame(w, run_now, k, cost, started);
+    if (!v.stack.empty() || k > 1) wake_one(w.clock);  // work left behind: one more helper
     return true;
   }
 
   const EngineConfig& config_;
   const EngineCosts& costs_;
   std::vector<Worker> workers_;
+  using Entry = std::pair<std::uint64_t, unsigned>;  // (clock, worker): smallest first
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready_;  // the awake ones
+  std::deque<unsigned> sleepers_;  // parked, woken first in, first out
+  int watchman_ = -1;
   std::vector<Task> tasks_;
   std::vector<std::uint32_t> free_;
   std::uint32_t root_ = kNone;
   std::uint64_t root_end_ = 0;
   std::uint64_t tasks_made_ = 0;
   std::uint64_t work_ = 0;  // the program's own work, summed
+  static constexpr std::uint64_t kMaxStepsWithoutOp = 1'000'000'000;
+  std::uint64_t steps_without_op_ = 0;
 };
 
 }  // namespace
@@ -346,7 +435,7 @@ SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config) {
   const EngineCosts& c = config.costs;
   if (c.attempt_ps == 0 || c.claim_ps == 0 || c.poll_ps == 0) {
     // A zero-cost attempt or poll would let an idle worker's clock stand still forever.
-    throw std::invalid_argument("attempt_ps, claim_ps and poll_ps must be positive");
+    throw std::invalid_argument("attempt_ns, claim_ns and poll_ns must be positive");
   }
   Engine engine(std::move(root), config);
   return engine.run();

@@ -28,6 +28,9 @@ struct EngineCosts {
   std::uint64_t claim_ps = 0;        // a steal attempt that takes tasks
   std::uint64_t proxy_ps = 0;        // each task of a claim beyond the first
   std::uint64_t poll_ps = 0;         // a waiting join's look at its task, between helps
+  std::uint64_t spin_ps = 0;         // the pause after a failed attempt in the spin tier
+  std::uint64_t yield_ps = 0;        // a sched_yield after a failed attempt in the yield tier
+  std::uint64_t wake_ps = 0;         // from a futex wake to the parked worker running
 };
 
 struct EngineConfig {
@@ -54,8 +57,8 @@ struct SimCounters {
 struct SimShares {
   std::uint64_t busy_ps = 0;   // the program's own work
   std::uint64_t frame_ps = 0;  // spawns and joins
-  std::uint64_t steal_ps = 0;  // steal attempts, claims, waiting joins' polls
-  std::uint64_t idle_ps = 0;   // none yet: the engine has no backoff (SIMULATOR.md)
+  std::uint64_t steal_ps = 0;  // steal attempts and claims
+  std::uint64_t idle_ps = 0;   // backing off, asleep, a waiting join's polls
 };
 
 struct SimResult {
@@ -80,7 +83,8 @@ class ProgramError : public std::runtime_error {
 };
 
 // Runs `root` on config.workers simulated workers. Throws std::invalid_argument for a
-// config out of range (no workers, more than 4096, a zero cost) and ProgramError.
+// config out of range (no workers, more than 4096, a zero attempt, claim, poll, spin or
+// yield cost) and ProgramError.
 SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config);
 
 }  // namespace weft_sim

@@ -32,7 +32,10 @@ EngineCosts test_costs() {
                      .attempt_ps = 150,
                      .claim_ps = 1000,
                      .proxy_ps = 20,
-                     .poll_ps = 100};
+                     .poll_ps = 100,
+                     .spin_ps = 30,
+                     .yield_ps = 1000,
+                     .wake_ps = 50000};
 }
 
 EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPolicy::one(),
@@ -122,7 +125,8 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   EXPECT_EQ(r.counters.failed_steals, 1u);
   EXPECT_EQ(r.shares.busy_ps, 1100u);
   EXPECT_EQ(r.shares.frame_ps, 105u);
-  EXPECT_EQ(r.shares.steal_ps, 100u + 1000 + 105);
+  EXPECT_EQ(r.shares.steal_ps, 1000u + 105);  // w1's claim and its attempt up to 1205
+  EXPECT_EQ(r.shares.idle_ps, 100u);          // w0's look that saw the child done
   expect_shares_add_up(r, 2);
 }
 
@@ -215,6 +219,26 @@ TEST(SimEngine, TheSameSeedGivesTheSameRun) {
   EXPECT_EQ(a.counters.steals, b.counters.steals);
   EXPECT_EQ(a.counters.tasks_stolen, b.counters.tasks_stolen);
   EXPECT_EQ(a.shares.steal_ps, b.shares.steal_ps);
+}
+
+// A root that works for a simulated second alone: the other workers spin, yield, then sleep
+// (one of them the watchman, napping up to 4 ms), so their attempts stay in the hundreds and
+// nearly all their time is idle.
+TEST(SimEngine, WorkersWithNothingToTakeBackOffAndSleep) {
+  constexpr std::uint64_t kSecond = 1'000'000'000'000;
+  EngineConfig c = config(4);
+  c.costs = weft_sim::uncalibrated_costs().engine;
+  const SimResult r = weft_sim::simulate(script({{Op::Kind::kWork, kSecond}}), c);
+  EXPECT_EQ(r.makespan_ps, kSecond);
+  // Worker 1: 16 x 3 spinning attempts, then yielding ones for at least 200 us (about 174
+  // at 1.15 us each), then it parks; worker 3 sleeps from the start; the watchman, worker 2,
+  // looks after each nap: 50, 100, ... 3200 us, then every 4 ms (about 255 in a second).
+  EXPECT_GT(r.counters.steal_attempts, 48u + 170 + 250);
+  EXPECT_LT(r.counters.steal_attempts, 48u + 180 + 260);
+  EXPECT_EQ(r.counters.steals, 0u);
+  EXPECT_EQ(r.shares.busy_ps, kSecond);
+  EXPECT_GT(r.shares.idle_ps, 3 * kSecond - kSecond / 1000);
+  expect_shares_add_up(r, 4);
 }
 
 TEST(SimEngine, AJoinWithNoChildIsAProgramError) {
