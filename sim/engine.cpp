@@ -139,6 +139,9 @@ class Engine {
     a.tasks_stolen += b.tasks_stolen;
     a.failed_steals += b.failed_steals;
     a.leapfrogs += b.leapfrogs;
+    for (std::size_t i = 0; i < a.steal_sizes_seen.size(); ++i) {
+      a.steal_sizes_seen[i] += b.steal_sizes_seen[i];
+    }
   }
 
   std::uint32_t new_task(std::unique_ptr<Strand> strand) {
@@ -375,8 +378,10 @@ class Engine {
   bool claim(Worker& w, unsigned id, unsigned victim) {
     Worker& v = workers_[victim];
     ++w.counters.steal_attempts;
-    const std::int64_t k = weft::detail::steal_amount(
-        config_.policy, static_cast<std::int64_t>(v.stack.size()), w.history.task_work_per_cost());
+    const auto n = static_cast<std::int64_t>(v.stack.size());
+    ++w.counters.steal_sizes_seen[weft::steal_size_bucket(n)];
+    const std::int64_t k =
+        weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
     if (k == 0) {
       ++w.counters.failed_steals;
       spend(w, Activity::kSteal, costs_.attempt_ps);

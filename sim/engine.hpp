@@ -9,6 +9,7 @@
 // it starts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 
 #include "sim/program.hpp"
 #include "weft/config.hpp"
+#include "weft/stats.hpp"
 
 namespace weft_sim {
 
@@ -50,6 +52,9 @@ struct SimCounters {
   std::uint64_t tasks_stolen = 0;
   std::uint64_t failed_steals = 0;
   std::uint64_t leapfrogs = 0;  // steals from the thief of the task a join waits for
+  // n (the victim's tasks waiting) at each attempt, in weft's log2 buckets
+  // (weft::steal_size_bucket); they add up to steal_attempts.
+  std::array<std::uint64_t, weft::kStealSizeBuckets> steal_sizes_seen{};
 };
 
 // Where the workers' time went, summed over the workers up to the makespan; the four add up

@@ -13,6 +13,14 @@ double share(std::uint64_t part, const RunRecord& r) {
 
 double ns(std::uint64_t ps) { return static_cast<double>(ps) * 1e-3; }
 
+std::string histogram(const std::array<std::uint64_t, weft::kStealSizeBuckets>& buckets) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t b = 0; b < buckets.size(); ++b) out << (b ? "," : "") << buckets[b];
+  out << ']';
+  return out.str();
+}
+
 // c∞ in T_P = T1/P + c∞ T∞.
 double c_inf(const RunRecord& r) {
   const SimResult& s = r.result;
@@ -109,6 +117,7 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"steal_attempts\":" << c.steal_attempts << ",\"steals\":" << c.steals
         << ",\"tasks_stolen\":" << c.tasks_stolen << ",\"failed_steals\":" << c.failed_steals
         << ",\"stolen_joins\":" << c.stolen_joins << ",\"leapfrogs\":" << c.leapfrogs
+        << ",\"steal_sizes_seen\":" << histogram(c.steal_sizes_seen)
         << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ps, r)
         << ",\"r_steal\":" << share(s.steal_ps, r) << ",\"r_idle\":" << share(s.idle_ps, r)
         << ",\"r_switch\":0,\"r_frame\":" << share(s.frame_ps, r)

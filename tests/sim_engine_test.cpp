@@ -141,6 +141,9 @@ TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
       // Each spawned task is joined once: inline, or stolen and then joined.
       EXPECT_EQ(r.counters.inline_joins + r.counters.stolen_joins, r.counters.spawns);
       EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
+      std::uint64_t seen = 0;
+      for (std::uint64_t b : r.counters.steal_sizes_seen) seen += b;
+      EXPECT_EQ(seen, r.counters.steal_attempts);
       expect_shares_add_up(r, p);
       // No schedule beats perfect division of the work, nor the span.
       EXPECT_GE(r.makespan_ps * p, r.shares.busy_ps + r.shares.frame_ps);

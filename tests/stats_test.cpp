@@ -22,6 +22,12 @@ using weft_test::fib_spawns;
 using weft_test::serial_fib;
 using weft_test::weft_fib;
 
+std::uint64_t sum_of(const std::array<std::uint64_t, weft::kStealSizeBuckets>& buckets) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t b : buckets) sum += b;
+  return sum;
+}
+
 // Every counter, by name, so that checks can loop over them.
 struct CounterField {
   const char* name;
@@ -146,6 +152,9 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
   EXPECT_GE(t.tasks_stolen, t.steals);
   EXPECT_GE(t.steal_attempts, t.steals);
   EXPECT_EQ(t.steal_attempts, t.steals + t.failed_steals);
+  EXPECT_EQ(sum_of(t.steal_sizes_seen), t.steal_attempts);
+  // A steal saw at least one task waiting.
+  EXPECT_LT(t.steal_sizes_seen[0], t.steal_attempts);
   EXPECT_LE(t.leapfrogs, t.steals);
   // Every stolen task is joined by its owner as a stolen join; proxies (k > 1) are stolen
   // tasks that no user join sees, so stolen_joins can only be smaller.
@@ -248,6 +257,7 @@ TEST(Stats, ResetWhileWorkersCountLosesNothing) {
   // Each attempt is counted once, by its outcome, so the reset cannot split one.
   EXPECT_EQ(last.total.steal_attempts, last.total.steals + last.total.failed_steals)
       << last.table();
+  EXPECT_EQ(sum_of(last.total.steal_sizes_seen), last.total.steal_attempts) << last.json();
 }
 
 // The running maximum restarts at a reset although only its worker ever writes it.
@@ -362,10 +372,26 @@ weft::WorkerStats numbered(std::uint64_t base) {
   return w;
 }
 
+TEST(StatsFormat, StealSizeBucketsAreLog2) {
+  EXPECT_EQ(weft::steal_size_bucket(-1), 0u);
+  EXPECT_EQ(weft::steal_size_bucket(0), 0u);
+  EXPECT_EQ(weft::steal_size_bucket(1), 1u);
+  EXPECT_EQ(weft::steal_size_bucket(2), 2u);
+  EXPECT_EQ(weft::steal_size_bucket(3), 2u);
+  EXPECT_EQ(weft::steal_size_bucket(4), 3u);
+  EXPECT_EQ(weft::steal_size_bucket(1 << 19), 20u);
+  EXPECT_EQ(weft::steal_size_bucket(std::int64_t{1} << 40), weft::kStealSizeBuckets - 1);
+}
+
 TEST(StatsFormat, SumAddsEveryField) {
   weft::WorkerStats a = numbered(1);
-  const weft::WorkerStats b = numbered(100);
+  weft::WorkerStats b = numbered(100);
+  a.steal_sizes_seen[3] = 2;
+  b.steal_sizes_seen[3] = 5;
+  b.steal_sizes_seen[0] = 1;
   a += b;
+  EXPECT_EQ(a.steal_sizes_seen[3], 7u);
+  EXPECT_EQ(a.steal_sizes_seen[0], 1u);
   std::uint64_t i = 0;
   for (const CounterField& f : counter_fields()) {
     EXPECT_EQ(a.*f.member, (1 + i) + (100 + i)) << f.name;
@@ -415,7 +441,10 @@ TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   EXPECT_NE(json.find(",\"workers\":[{\"spawns\":1,"), std::string::npos) << json;
   EXPECT_NE(json.find("},{\"spawns\":20,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"steals\":3,\"tasks_stolen\":6,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"tasks_per_steal\":2,\"r_busy\":0,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"steal_sizes_seen\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+                      "\"tasks_per_steal\":2,\"r_busy\":0,"),
+            std::string::npos)
+      << json;
   // The threads' object closes it, every field in ThreadStats' order.
   s.threads.made = 7;
   s.threads.heap_high_water = 9;

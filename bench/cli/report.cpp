@@ -25,7 +25,8 @@ void times_json(std::ostream& out, const Record& r) {
       << ",\"max_s\":" << number(max_of(r.times));
 }
 
-// Counters per run: the sums over the repetitions divided by their number.
+// Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
+// the log2 histogram of n at steal attempts, weft/stats.hpp).
 void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
   out << "{\"spawns\":" << number(per_run(c.spawns, repeat))
       << ",\"steal_attempts\":" << number(per_run(c.steal_attempts, repeat))
@@ -37,7 +38,12 @@ void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
       << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))
       << ",\"parks\":" << number(per_run(c.parks, repeat))
       << ",\"requests_served\":" << number(per_run(c.requests_served, repeat))
-      << ",\"request_timeouts\":" << number(per_run(c.request_timeouts, repeat)) << "}";
+      << ",\"request_timeouts\":" << number(per_run(c.request_timeouts, repeat))
+      << ",\"steal_sizes_seen\":[";
+  for (std::size_t b = 0; b < weft::kStealSizeBuckets; ++b) {
+    out << (b ? "," : "") << number(per_run(c.steal_sizes_seen[b], repeat));
+  }
+  out << "]}";
 }
 
 // The run's "steal" and "mechanism": strings for weft, null for the other implementations.

@@ -2,6 +2,8 @@
 // relaxed load and store, no read-modify-write) and summed on demand by Runtime::stats().
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -10,6 +12,16 @@
 #include "weft/profile.hpp"
 
 namespace weft {
+
+// The histogram of n (the victim's tasks waiting) that thieves saw at their steal attempts,
+// in log2 buckets: bucket 0 holds n = 0, bucket b >= 1 holds 2^(b-1) <= n < 2^b, and the last
+// bucket everything from 2^(kStealSizeBuckets-2) up.
+inline constexpr std::size_t kStealSizeBuckets = 22;
+constexpr std::size_t steal_size_bucket(std::int64_t n) noexcept {
+  if (n <= 0) return 0;
+  const auto b = static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(n)));
+  return b < kStealSizeBuckets ? b : kStealSizeBuckets - 1;
+}
 
 struct WorkerStats {
   std::uint64_t spawns = 0;           // spawn calls made on this worker
@@ -55,6 +67,9 @@ struct WorkerStats {
   std::uint64_t switch_ns = 0;
   std::uint64_t frame_ns = 0;
   std::uint64_t window_ns = 0;
+
+  // n at each steal attempt (steal_size_bucket); the buckets add up to steal_attempts.
+  std::array<std::uint64_t, kStealSizeBuckets> steal_sizes_seen{};
 
   std::uint64_t busy_ns() const noexcept { return task_ns - frame_ns; }
   // The fractions R_busy, R_steal, R_idle, R_switch, R_frame of window_ns (zeros if none).

@@ -72,6 +72,10 @@ void json_object(std::ostringstream& out, const WorkerStats& w) {
     out << (first ? "" : ",") << '"' << f.name << "\":" << w.*f.member;
     first = false;
   }
+  out << ",\"steal_sizes_seen\":[";
+  for (std::size_t b = 0; b < kStealSizeBuckets; ++b)
+    out << (b ? "," : "") << w.steal_sizes_seen[b];
+  out << ']';
   const ProfileShares r = w.shares();
   out << ",\"tasks_per_steal\":" << w.tasks_per_steal() << ",\"r_busy\":" << r.busy
       << ",\"r_steal\":" << r.steal << ",\"r_idle\":" << r.idle << ",\"r_switch\":" << r.switch_
@@ -100,6 +104,7 @@ WorkerStats& WorkerStats::operator+=(const WorkerStats& o) noexcept {
       this->*f.member += o.*f.member;
     }
   }
+  for (std::size_t b = 0; b < kStealSizeBuckets; ++b) steal_sizes_seen[b] += o.steal_sizes_seen[b];
   return *this;
 }
 

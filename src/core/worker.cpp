@@ -232,6 +232,8 @@ WorkerStats Worker::raw_counts() const noexcept {
   for (const LoopCountedField& c : kLoopCountedFields)
     s.*c.field = (loops_.counters.*c.counter).get();
   s.loops_serial += inline_loops.get();  // adaptive fork's serial loops decided inline
+  for (std::size_t b = 0; b < kStealSizeBuckets; ++b)
+    s.steal_sizes_seen[b] = steal_sizes_seen[b].get();
   return s;
 }
 
@@ -249,6 +251,9 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
   const std::uint64_t pushed = s.spawns - s.overflow_spawns;
   s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
   s.steal_attempts = s.steals + s.failed_steals;
+  for (std::size_t b = 0; b < kStealSizeBuckets; ++b) {
+    s.steal_sizes_seen[b] = raw.steal_sizes_seen[b] - counter_base_.steal_sizes_seen[b];
+  }
   s.max_steal_stack_bytes = max_steal_stack_bytes.get(stats_epoch_.load(std::memory_order_relaxed));
   if (clock_.enabled()) {
     const ActivityTimes t = clock_.read();

@@ -2,6 +2,7 @@
 // helps while it waits for a stolen task, and sleeps when there is nothing to do.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -114,6 +115,8 @@ class Worker final : public WorkerCore {
   Counter parks;
   Counter requests_served;   // as a victim (request mechanism)
   Counter request_timeouts;  // as a thief (request mechanism)
+  // n at each steal attempt, by steal_size_bucket (weft/stats.hpp).
+  std::array<Counter, kStealSizeBuckets> steal_sizes_seen;
   // A running maximum, not a count; restarted by advancing stats_epoch_.
   EpochMax max_steal_stack_bytes;
 

@@ -124,6 +124,8 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   // Each attempt is counted once, by its outcome (steals or failed_steals; the attempts are
   // their sum), so no reading can see an attempt without its outcome or the other way round.
   const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
+  // The n this attempt sees, for the histogram: one more relaxed look, on the steal path only.
+  steal_sizes_seen[steal_size_bucket(victim.stack.available())].bump();
   // A thread's stack is always concurrent (uthread.hpp), whatever the pool's mechanism.
   const Claim claim = victim.stack.request_mode()
                           ? request_from(victim)
