@@ -104,6 +104,15 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
       } catch (const weft::ConfigError& e) {
         return e.what();
       }
+    } else if (flag == "--mechanism") {
+      args.mechanisms.clear();
+      try {
+        for (std::string_view item : split(value)) {
+          args.mechanisms.push_back(weft::parse_mechanism(item, "--mechanism"));
+        }
+      } catch (const weft::ConfigError& e) {
+        return e.what();
+      }
     } else if (flag == "--seed") {
       if (!parse_u64(value, args.seed))
         return "--seed: '" + std::string(value) + "' is not a number";
@@ -121,11 +130,12 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
 std::string usage() {
   return "usage:\n"
          "  weft-sim run [--workload fib:N|uts:PRESET] [--workers 1,2] [--steal one,...]\n"
+         "               [--mechanism concurrent,request]\n"
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
-         "Runs the workload on P simulated weft workers under the concurrent steal\n"
-         "mechanism, one run per worker count and policy, and checks each: fib:N must\n"
+         "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
+         "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
          "Policies: " +
          weft::StealPolicy::allowed_specs() +

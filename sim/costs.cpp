@@ -29,6 +29,10 @@ constexpr CostField kFields[] = {
      "a sched_yield after a failed attempt in the yield tier"},
     {"wake_ns", [](Costs& c) -> std::uint64_t& { return c.engine.wake_ps; },
      "from a futex wake to the parked worker running"},
+    {"post_ns", [](Costs& c) -> std::uint64_t& { return c.engine.post_ps; },
+     "request mechanism: a thief posts its request at the victim's port"},
+    {"answer_ns", [](Costs& c) -> std::uint64_t& { return c.engine.answer_ps; },
+     "request mechanism: the victim answers a request"},
     {"fib_leaf_ns", [](Costs& c) -> std::uint64_t& { return c.fib.leaf_ps; },
      "a fib call with n < 2"},
     {"fib_node_ns", [](Costs& c) -> std::uint64_t& { return c.fib.node_ps; },
@@ -59,7 +63,9 @@ Costs uncalibrated_costs() {
                          .poll_ps = 100'000,
                          .spin_ps = 30'000,
                          .yield_ps = 1'000'000,
-                         .wake_ps = 50'000'000};
+                         .wake_ps = 50'000'000,
+                         .post_ps = 50'000,
+                         .answer_ps = 200'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
   c.uts = UtsCosts{.node_ps = 350'000, .internal_ps = 30'000};
   return c;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <queue>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,7 +28,7 @@ struct Task {
   std::uint64_t burdened = 0;
 };
 
-enum class Activity : std::uint8_t { kBusy, kFrame, kSteal, kIdle };
+enum class Activity : std::uint8_t { kBusy, kFrame, kSteal, kIdle, kSwitch };
 
 // A task being run by a worker; frames nest (an inline join, a steal made while waiting).
 struct Frame {
@@ -37,10 +39,19 @@ struct Frame {
   std::int64_t claimed = 0;       // and how many tasks the claim took; 0 otherwise
   std::uint64_t claim_cost = 0;
   bool poll_next = false;  // while waiting: a help failed, the next step polls
+  std::optional<Op> held;  // a spawn or join fetched when a request had to be answered first
 };
+
+// What a steal attempt came to.
+enum class Attempt : std::uint8_t { kTook, kFailed, kPosted };
 
 struct Worker {
   explicit Worker(unsigned workers) : tiers(workers) {}
+  // Moved, never copied (a held op owns its strand); std::vector must not try to copy.
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  Worker(Worker&&) = default;
+  Worker& operator=(Worker&&) = default;
   std::uint64_t clock = 0;
   std::deque<std::uint32_t> stack;      // spawned and claimed tasks not started; back = newest
   std::vector<Frame> frames;            // back = running
@@ -48,11 +59,18 @@ struct Worker {
   std::uint64_t rng = 0;
   weft::detail::StealHistory history;
   SimCounters counters;
-  std::uint64_t spent[4] = {0, 0, 0, 0};  // by Activity
-  Activity last = Activity::kSteal;       // the last action's kind, for the makespan's cut
+  std::uint64_t spent[5] = {0, 0, 0, 0, 0};  // by Activity
+  Activity last = Activity::kSteal;          // the last action's kind, for the makespan's cut
   IdleTiers tiers;
   bool back_off_next = false;  // an idle attempt failed: the next step backs off
   bool parked = false;         // asleep until a thief wakes it (in Engine::sleepers_)
+  std::uint32_t version = 0;   // of its newest entry in Engine::ready_; older ones are stale
+  // Request mechanism: the thief waiting at this worker's port, or -1; as a thief, the
+  // victim it waits on (or -1), when it posted, and when it withdraws.
+  std::int32_t requester = -1;
+  std::int32_t asked = -1;
+  std::uint64_t posted_at = 0;
+  std::uint64_t deadline = 0;
 };
 
 std::uint64_t splitmix(std::uint64_t& s) noexcept {
@@ -78,11 +96,11 @@ class Engine {
     // rest sleep, one of them the watchman, which begins with a nap.
     for (unsigned i = 0; i < config.workers; ++i) {
       if (i < 2) {
-        ready_.emplace(0, i);
+        schedule(i, 0);
       } else if (i == 2) {
         watchman_ = 2;
         workers_[i].back_off_next = true;
-        ready_.emplace(0, i);
+        schedule(i, 0);
       } else {
         workers_[i].parked = true;
         sleepers_.push_back(i);
@@ -92,8 +110,9 @@ class Engine {
 
   SimResult run() {
     while (!tasks_[root_].done) {
-      const unsigned w = ready_.top().second;
+      const auto [at, w, version] = ready_.top();
       ready_.pop();
+      if (version != workers_[w].version) continue;  // rescheduled since
       step(w);
       // Every worker waiting and none able to take anything would be an engine bug; say so
       // rather than spin forever.
@@ -101,7 +120,13 @@ class Engine {
         throw std::logic_error("weft-sim: no task has made progress in " +
                                std::to_string(kMaxStepsWithoutOp) + " steps (an engine bug)");
       }
-      if (!workers_[w].parked) ready_.emplace(workers_[w].clock, w);
+      const Worker& after = workers_[w];
+      // A thief waiting for an answer runs next at its deadline, unless answered first.
+      if (after.asked >= 0) {
+        schedule(w, after.deadline);
+      } else if (!after.parked) {
+        schedule(w, after.clock);
+      }
     }
     const std::uint64_t makespan = root_end_;
     // A worker whose clock stands before the makespan is idle to it (nothing is left to
@@ -124,6 +149,7 @@ class Engine {
       result.shares.frame_ps += w.spent[static_cast<int>(Activity::kFrame)];
       result.shares.steal_ps += w.spent[static_cast<int>(Activity::kSteal)];
       result.shares.idle_ps += w.spent[static_cast<int>(Activity::kIdle)];
+      result.shares.switch_ps += w.spent[static_cast<int>(Activity::kSwitch)];
       add(result.counters, w.counters);
     }
     return result;
@@ -139,6 +165,8 @@ class Engine {
     a.tasks_stolen += b.tasks_stolen;
     a.failed_steals += b.failed_steals;
     a.leapfrogs += b.leapfrogs;
+    a.requests_served += b.requests_served;
+    a.request_timeouts += b.request_timeouts;
     for (std::size_t i = 0; i < a.steal_sizes_seen.size(); ++i) {
       a.steal_sizes_seen[i] += b.steal_sizes_seen[i];
     }
@@ -176,24 +204,35 @@ class Engine {
                              .child_base = w.children.size(),
                              .stolen_at = stolen_at,
                              .claimed = claimed,
-                             .claim_cost = claim_cost});
+                             .claim_cost = claim_cost,
+                             .poll_next = false,
+                             .held = std::nullopt});
+  }
+
+  void schedule(unsigned id, std::uint64_t at) {
+    Worker& w = workers_[id];
+    ready_.emplace(at, id, ++w.version);
   }
 
   void step(unsigned id) {
     Worker& w = workers_[id];
+    if (w.asked >= 0) {
+      withdraw(w);  // its deadline came before an answer
+      return;
+    }
     if (w.frames.empty()) {
-      if (!w.stack.empty()) {
+      if (w.requester >= 0) {
+        answer(w, id, /*refuse=*/true);  // an idle victim refuses
+      } else if (!w.stack.empty()) {
         run_claimed(w);  // the rest of a multi-task claim, newest first
       } else if (w.back_off_next) {
         back_off(w, id);
-      } else if (attempt_steal(w, id)) {
-        w.tiers.reset();
-        if (watchman_ == static_cast<int>(id)) {
-          watchman_ = -1;  // found work: a sleeper takes the role over
-          wake_one(w.clock);
-        }
       } else {
-        w.back_off_next = true;
+        switch (attempt_steal(w, id)) {
+          case Attempt::kTook: took_while_idle(w, id); break;
+          case Attempt::kFailed: w.back_off_next = true; break;
+          case Attempt::kPosted: break;
+        }
       }
       return;
     }
@@ -203,7 +242,14 @@ class Engine {
       return;
     }
     steps_without_op_ = 0;
-    Op op = tasks_[f.task].strand->next();
+    Op op = f.held ? std::move(*f.held) : tasks_[f.task].strand->next();
+    f.held.reset();
+    if (w.requester >= 0 && (op.kind == Op::Kind::kSpawn || op.kind == Op::Kind::kJoin)) {
+      // weft's victim notices a request at its next spawn or join, and answers first.
+      f.held.emplace(std::move(op));
+      answer(w, id, /*refuse=*/false);
+      return;
+    }
     switch (op.kind) {
       case Op::Kind::kWork: {
         Task& t = tasks_[f.task];
@@ -279,6 +325,10 @@ class Engine {
 
   // A join waiting for a stolen task: done, or a proxy of our own to run, or help.
   void wait_step(Worker& w, unsigned id) {
+    if (w.requester >= 0) {
+      answer(w, id, /*refuse=*/false);  // a waiting join serves requests too
+      return;
+    }
     Frame& f = w.frames.back();
     if (tasks_[f.waiting].done) {
       merge_span(f.task, f.waiting);
@@ -298,14 +348,73 @@ class Engine {
       spend(w, Activity::kIdle, costs_.poll_ps);
       return;
     }
+    // Help: first from the thief of the awaited task (a leapfrog), then at random.
     const std::int32_t thief = tasks_[f.waiting].thief;
+    Attempt a = Attempt::kFailed;
     if (thief >= 0 && !workers_[static_cast<unsigned>(thief)].stack.empty()) {
-      if (claim(w, id, static_cast<unsigned>(thief))) {
-        ++w.counters.leapfrogs;
-        return;
-      }
+      a = attempt_on(w, id, static_cast<unsigned>(thief));
+      if (a == Attempt::kTook) ++w.counters.leapfrogs;
     }
-    if (!attempt_steal(w, id)) w.frames.back().poll_next = true;
+    if (a == Attempt::kFailed) a = attempt_steal(w, id);
+    if (a == Attempt::kFailed) w.frames.back().poll_next = true;
+  }
+
+  // An idle worker found work: it starts again at the first tier, and a watchman leaves
+  // the role to a sleeper.
+  void took_while_idle(Worker& w, unsigned id) {
+    w.tiers.reset();
+    if (watchman_ == static_cast<int>(id)) {
+      watchman_ = -1;
+      wake_one(w.clock);
+    }
+  }
+
+  // After a failed attempt: an idle worker backs off, a waiting join polls.
+  static void failed_attempt(Worker& w) {
+    if (w.frames.empty()) {
+      w.back_off_next = true;
+    } else {
+      w.frames.back().poll_next = true;
+    }
+  }
+
+  // The victim `v` answers the request at its port: with the tasks the policy gives the
+  // thief (with the thief's history), or a refusal (when idle, or when that is none). The
+  // thief, which waited from its post to now, runs on from the answer.
+  void answer(Worker& v, unsigned victim, bool refuse) {
+    const auto thief_id = static_cast<unsigned>(v.requester);
+    Worker& t = workers_[thief_id];
+    v.requester = -1;
+    t.asked = -1;
+    ++v.counters.requests_served;
+    spend(v, Activity::kSwitch, costs_.answer_ps);
+    if (t.clock < v.clock) spend(t, Activity::kSteal, v.clock - t.clock);
+    const std::int64_t k = refuse ? 0
+                                  : weft::detail::steal_amount(
+                                        config_.policy, static_cast<std::int64_t>(v.stack.size()),
+                                        t.history.task_work_per_cost());
+    if (k == 0) {
+      ++t.counters.failed_steals;
+      failed_attempt(t);
+    } else {
+      const bool was_idle = t.frames.empty();
+      const bool leapfrog = !was_idle && t.frames.back().waiting != kNone &&
+                            tasks_[t.frames.back().waiting].thief == static_cast<int>(victim);
+      hand_over(t, thief_id, v, k, t.posted_at, t.clock - t.posted_at);
+      if (leapfrog) ++t.counters.leapfrogs;
+      if (was_idle) took_while_idle(t, thief_id);
+    }
+    schedule(thief_id, t.clock);
+  }
+
+  // The thief's deadline passed unanswered: it withdraws its request and has failed.
+  void withdraw(Worker& t) {
+    workers_[static_cast<unsigned>(t.asked)].requester = -1;
+    t.asked = -1;
+    ++t.counters.request_timeouts;
+    ++t.counters.failed_steals;
+    if (t.clock < t.deadline) spend(t, Activity::kSteal, t.deadline - t.clock);
+    failed_attempt(t);
   }
 
   // After a failed idle attempt: weft's tiers. The watchman naps; a worker past the yield
@@ -342,7 +451,7 @@ class Engine {
     const std::uint64_t at = now + costs_.wake_ps;
     if (s.clock < at) spend(s, Activity::kIdle, at - s.clock);
     s.tiers.reset();
-    ready_.emplace(s.clock, id);
+    schedule(id, s.clock);
   }
 
   // The dag's join edge: the parent goes on after the later of its own path and the child's,
@@ -363,30 +472,52 @@ class Engine {
     start_frame(w, task, 0);
   }
 
-  // One attempt on a random victim; true if it took tasks.
-  bool attempt_steal(Worker& w, unsigned id) {
+  // One attempt on a random victim.
+  Attempt attempt_steal(Worker& w, unsigned id) {
     if (workers_.size() < 2) {
       spend(w, Activity::kSteal, costs_.attempt_ps);  // nobody to steal from
-      return false;
+      return Attempt::kFailed;
     }
     auto victim = static_cast<unsigned>(splitmix(w.rng) % (workers_.size() - 1));
     if (victim >= id) ++victim;
-    return claim(w, id, victim);
+    return attempt_on(w, id, victim);
   }
 
-  // One attempt on `victim`; true if it took tasks.
-  bool claim(Worker& w, unsigned id, unsigned victim) {
+  // One attempt on `victim`, by the configured mechanism: a claim, or a posted request
+  // (whose outcome comes with the victim's answer or the thief's deadline).
+  Attempt attempt_on(Worker& w, unsigned id, unsigned victim) {
     Worker& v = workers_[victim];
     ++w.counters.steal_attempts;
     const auto n = static_cast<std::int64_t>(v.stack.size());
     ++w.counters.steal_sizes_seen[weft::steal_size_bucket(n)];
     const std::int64_t k =
         weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
-    if (k == 0) {
+    const bool request = config_.mechanism == weft::StealMechanism::kRequest;
+    if (k == 0 || (request && v.requester >= 0)) {  // a request needs the port free too
       ++w.counters.failed_steals;
       spend(w, Activity::kSteal, costs_.attempt_ps);
-      return false;
+      return Attempt::kFailed;
     }
+    if (request) {
+      v.requester = static_cast<std::int32_t>(id);
+      w.asked = static_cast<std::int32_t>(victim);
+      w.posted_at = w.clock;
+      spend(w, Activity::kSteal, costs_.post_ps);
+      w.deadline = w.clock + config_.request_timeout_ps;
+      return Attempt::kPosted;
+    }
+    const std::uint64_t started = w.clock;
+    const std::uint64_t cost =
+        costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
+    spend(w, Activity::kSteal, cost);
+    hand_over(w, id, v, k, started, cost);
+    return Attempt::kTook;
+  }
+
+  // The thief `w` takes the k oldest of `v`'s tasks; its attempt started at `started` and
+  // cost it `cost` (for the adaptive policy's history).
+  void hand_over(Worker& w, unsigned id, Worker& v, std::int64_t k, std::uint64_t started,
+                 std::uint64_t cost) {
     // The k oldest: the newest of them runs now, the others wait on our stack, oldest at
     // the bottom, where other thieves may take them again.
     std::uint32_t run_now = kNone;
@@ -404,19 +535,16 @@ class Engine {
     }
     ++w.counters.steals;
     w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
-    const std::uint64_t started = w.clock;
-    const std::uint64_t cost =
-        costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
-    spend(w, Activity::kSteal, cost);
     start_frame(w, run_now, k, cost, started);
     if (!v.stack.empty() || k > 1) wake_one(w.clock);  // work left behind: one more helper
-    return true;
   }
 
   const EngineConfig& config_;
   const EngineCosts& costs_;
   std::vector<Worker> workers_;
-  using Entry = std::pair<std::uint64_t, unsigned>;  // (clock, worker): smallest first
+  // (time, worker, version): smallest first, ties to the lower id; an entry whose version
+  // is not its worker's newest is stale and skipped.
+  using Entry = std::tuple<std::uint64_t, unsigned, std::uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready_;  // the awake ones
   std::deque<unsigned> sleepers_;  // parked, woken first in, first out
   int watchman_ = -1;

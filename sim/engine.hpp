@@ -33,11 +33,19 @@ struct EngineCosts {
   std::uint64_t spin_ps = 0;         // the pause after a failed attempt in the spin tier
   std::uint64_t yield_ps = 0;        // a sched_yield after a failed attempt in the yield tier
   std::uint64_t wake_ps = 0;         // from a futex wake to the parked worker running
+  std::uint64_t post_ps = 0;         // request mechanism: a thief posts its request at the port
+  std::uint64_t answer_ps = 0;       // and the victim answers it (weft's profile: switch time)
 };
 
 struct EngineConfig {
   unsigned workers = 1;
   weft::StealPolicy policy = weft::StealPolicy::one();
+  // kConcurrent: the thief claims while the victim runs on. kRequest: the thief posts a
+  // request at the victim's port (one at a time) and waits; the victim answers at its next
+  // spawn or join, or while it waits in a join (amount decided by the victim, with the
+  // thief's history), refuses when idle, and the thief withdraws after request_timeout_ps.
+  weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;
+  std::uint64_t request_timeout_ps = 50'000'000;  // Config::request_timeout_us's default
   std::uint64_t seed = 1;
   EngineCosts costs;
 };
@@ -51,7 +59,9 @@ struct SimCounters {
   std::uint64_t steals = 0;
   std::uint64_t tasks_stolen = 0;
   std::uint64_t failed_steals = 0;
-  std::uint64_t leapfrogs = 0;  // steals from the thief of the task a join waits for
+  std::uint64_t leapfrogs = 0;         // steals from the thief of the task a join waits for
+  std::uint64_t requests_served = 0;   // request mechanism: answers given, as a victim
+  std::uint64_t request_timeouts = 0;  // and requests withdrawn unanswered, as a thief
   // n (the victim's tasks waiting) at each attempt, in weft's log2 buckets
   // (weft::steal_size_bucket); they add up to steal_attempts.
   std::array<std::uint64_t, weft::kStealSizeBuckets> steal_sizes_seen{};
@@ -60,10 +70,11 @@ struct SimCounters {
 // Where the workers' time went, summed over the workers up to the makespan; the four add up
 // to workers x makespan_ps exactly.
 struct SimShares {
-  std::uint64_t busy_ps = 0;   // the program's own work
-  std::uint64_t frame_ps = 0;  // spawns and joins
-  std::uint64_t steal_ps = 0;  // steal attempts and claims
-  std::uint64_t idle_ps = 0;   // backing off, asleep, a waiting join's polls
+  std::uint64_t busy_ps = 0;    // the program's own work
+  std::uint64_t frame_ps = 0;   // spawns and joins
+  std::uint64_t steal_ps = 0;   // steal attempts and claims
+  std::uint64_t idle_ps = 0;    // backing off, asleep, a waiting join's polls
+  std::uint64_t switch_ps = 0;  // answering requests (request mechanism)
 };
 
 struct SimResult {

@@ -28,33 +28,39 @@ using weft_sim::SimArgs;
 bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
              std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
-  for (unsigned p : args.workers) {
-    for (const weft::StealPolicy& policy : args.policies) {
-      weft_sim::EngineConfig config{
-          .workers = p, .policy = policy, .seed = args.seed, .costs = costs.engine};
-      weft_sim::RunRecord r;
-      r.workers = p;
-      r.steal = policy.spec();
-      r.seed = args.seed;
-      std::uint64_t expected_tasks = 0;
-      if (args.workload.kind == weft_sim::Workload::Kind::kFib) {
-        r.result =
-            weft_sim::simulate(weft_sim::fib_program(args.workload.fib_n, costs.fib), config);
-        expected_tasks = weft_sim::fib_spawns(args.workload.fib_n) + 1;
-      } else {
-        const uts::Tree tree(args.workload.uts_preset->params);
-        r.result = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config);
-        expected_tasks = args.workload.uts_preset->nodes;
+  for (weft::StealMechanism mechanism : args.mechanisms) {
+    for (unsigned p : args.workers) {
+      for (const weft::StealPolicy& policy : args.policies) {
+        weft_sim::EngineConfig config{.workers = p,
+                                      .policy = policy,
+                                      .mechanism = mechanism,
+                                      .seed = args.seed,
+                                      .costs = costs.engine};
+        weft_sim::RunRecord r;
+        r.workers = p;
+        r.mechanism = weft::mechanism_name(mechanism);
+        r.steal = policy.spec();
+        r.seed = args.seed;
+        std::uint64_t expected_tasks = 0;
+        if (args.workload.kind == weft_sim::Workload::Kind::kFib) {
+          r.result =
+              weft_sim::simulate(weft_sim::fib_program(args.workload.fib_n, costs.fib), config);
+          expected_tasks = weft_sim::fib_spawns(args.workload.fib_n) + 1;
+        } else {
+          const uts::Tree tree(args.workload.uts_preset->params);
+          r.result = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config);
+          expected_tasks = args.workload.uts_preset->nodes;
+        }
+        r.verified =
+            r.result.tasks == expected_tasks && r.result.counters.spawns + 1 == expected_tasks;
+        if (!r.verified) {
+          std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
+                       r.steal.c_str(), static_cast<unsigned long long>(r.result.tasks),
+                       static_cast<unsigned long long>(expected_tasks));
+          ok = false;
+        }
+        records.push_back(std::move(r));
       }
-      r.verified =
-          r.result.tasks == expected_tasks && r.result.counters.spawns + 1 == expected_tasks;
-      if (!r.verified) {
-        std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
-                     r.steal.c_str(), static_cast<unsigned long long>(r.result.tasks),
-                     static_cast<unsigned long long>(expected_tasks));
-        ok = false;
-      }
-      records.push_back(std::move(r));
     }
   }
   return ok;

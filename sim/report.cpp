@@ -44,8 +44,8 @@ std::string quote(const std::string& s) {
 std::string table(const SimArgs& args, const std::string& costs_source,
                   const std::vector<RunRecord>& runs) {
   std::ostringstream out;
-  out << "weft-sim " << args.workload.spec << ", concurrent mechanism, seed " << args.seed
-      << ", costs: " << costs_source << "\n";
+  out << "weft-sim " << args.workload.spec << ", seed " << args.seed << ", costs: " << costs_source
+      << "\n";
   char line[256];
   if (!runs.empty()) {
     const SimResult& s = runs.front().result;
@@ -56,29 +56,32 @@ std::string table(const SimArgs& args, const std::string& costs_source,
         s.span_ps > 0 ? static_cast<double>(s.work_ps) / static_cast<double>(s.span_ps) : 0.0);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-14s %8s %12s %9s %10s %10s %8s %7s %7s %7s %8s\n", "steal",
-                "workers", "T_P_s", "speedup", "steals", "attempts", "tasks/st", "busy", "frame",
-                "steal", "c_inf");
+  std::snprintf(line, sizeof line, "%-22s %7s %11s %8s %9s %10s %8s %6s %6s %6s %6s %8s\n",
+                "mechanism/steal", "workers", "T_P_s", "speedup", "steals", "attempts", "tasks/st",
+                "busy", "frame", "steal", "idle", "c_inf");
   out << line;
   for (const RunRecord& r : runs) {
-    const RunRecord* one = nullptr;  // the same policy on 1 worker, for the speedup
+    const RunRecord* one = nullptr;  // the same mechanism and policy on 1 worker
     for (const RunRecord& q : runs) {
-      if (q.workers == 1 && q.steal == r.steal) one = &q;
+      if (q.workers == 1 && q.steal == r.steal && q.mechanism == r.mechanism) one = &q;
+    }
+    char speedup[16] = "-";
+    if (one != nullptr) {
+      std::snprintf(
+          speedup, sizeof speedup, "%.3f",
+          static_cast<double>(one->result.makespan_ps) / static_cast<double>(r.result.makespan_ps));
     }
     const SimCounters& c = r.result.counters;
+    const std::string label = r.mechanism + "/" + r.steal;
     std::snprintf(
-        line, sizeof line, "%-14s %8u %12.6f %9s %10llu %10llu %8.2f %7.3f %7.3f %7.3f %8.2f\n",
-        r.steal.c_str(), r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12,
-        one != nullptr ? std::to_string(static_cast<double>(one->result.makespan_ps) /
-                                        static_cast<double>(r.result.makespan_ps))
-                             .substr(0, 6)
-                             .c_str()
-                       : "-",
+        line, sizeof line,
+        "%-22s %7u %11.6f %8s %9llu %10llu %8.2f %6.3f %6.3f %6.3f %6.3f %8.2f\n", label.c_str(),
+        r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12, speedup,
         static_cast<unsigned long long>(c.steals),
         static_cast<unsigned long long>(c.steal_attempts),
         c.steals > 0 ? static_cast<double>(c.tasks_stolen) / static_cast<double>(c.steals) : 0.0,
         share(r.result.shares.busy_ps, r), share(r.result.shares.frame_ps, r),
-        share(r.result.shares.steal_ps, r), c_inf(r));
+        share(r.result.shares.steal_ps, r), share(r.result.shares.idle_ps, r), c_inf(r));
     out << line;
   }
   return out.str();
@@ -101,7 +104,7 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
     const SimCounters& c = r.result.counters;
     const SimShares& s = r.result.shares;
     out << (i ? "," : "") << "{\"impl\":\"sim\",\"workers\":" << r.workers
-        << ",\"mechanism\":\"concurrent\",\"steal\":" << quote(r.steal)
+        << ",\"mechanism\":" << quote(r.mechanism) << ",\"steal\":" << quote(r.steal)
         << ",\"median_s\":" << static_cast<double>(r.result.makespan_ps) * 1e-12
         << ",\"makespan_ps\":" << r.result.makespan_ps << ",\"tasks\":" << r.result.tasks
         << ",\"work_s\":" << static_cast<double>(r.result.work_ps) * 1e-12
@@ -117,12 +120,15 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"steal_attempts\":" << c.steal_attempts << ",\"steals\":" << c.steals
         << ",\"tasks_stolen\":" << c.tasks_stolen << ",\"failed_steals\":" << c.failed_steals
         << ",\"stolen_joins\":" << c.stolen_joins << ",\"leapfrogs\":" << c.leapfrogs
+        << ",\"requests_served\":" << c.requests_served
+        << ",\"request_timeouts\":" << c.request_timeouts
         << ",\"steal_sizes_seen\":" << histogram(c.steal_sizes_seen)
         << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ps, r)
         << ",\"r_steal\":" << share(s.steal_ps, r) << ",\"r_idle\":" << share(s.idle_ps, r)
-        << ",\"r_switch\":0,\"r_frame\":" << share(s.frame_ps, r)
+        << ",\"r_switch\":" << share(s.switch_ps, r) << ",\"r_frame\":" << share(s.frame_ps, r)
         << ",\"busy_ns\":" << ns(s.busy_ps) << ",\"steal_ns\":" << ns(s.steal_ps)
-        << ",\"idle_ns\":" << ns(s.idle_ps) << ",\"frame_ns\":" << ns(s.frame_ps) << "}}}";
+        << ",\"idle_ns\":" << ns(s.idle_ps) << ",\"frame_ns\":" << ns(s.frame_ps)
+        << ",\"switch_ns\":" << ns(s.switch_ps) << "}}}";
   }
   out << "]}\n";
   return out.str();

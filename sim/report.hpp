@@ -13,6 +13,7 @@ namespace weft_sim {
 
 struct RunRecord {
   unsigned workers = 1;
+  std::string mechanism;
   std::string steal;
   std::uint64_t seed = 1;
   SimResult result;

@@ -35,12 +35,19 @@ EngineCosts test_costs() {
                      .poll_ps = 100,
                      .spin_ps = 30,
                      .yield_ps = 1000,
-                     .wake_ps = 50000};
+                     .wake_ps = 50000,
+                     .post_ps = 7,
+                     .answer_ps = 11};
 }
 
 EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPolicy::one(),
-                    std::uint64_t seed = 1) {
-  return EngineConfig{.workers = workers, .policy = policy, .seed = seed, .costs = test_costs()};
+                    std::uint64_t seed = 1,
+                    weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent) {
+  return EngineConfig{.workers = workers,
+                      .policy = policy,
+                      .mechanism = mechanism,
+                      .seed = seed,
+                      .costs = test_costs()};
 }
 
 // A task given as a list: work(ps), a spawn of the next script for a kSpawn
@@ -77,7 +84,7 @@ std::unique_ptr<Strand> script(std::vector<Step> steps) {
 
 void expect_shares_add_up(const SimResult& r, unsigned workers) {
   const auto& s = r.shares;
-  EXPECT_EQ(s.busy_ps + s.frame_ps + s.steal_ps + s.idle_ps,
+  EXPECT_EQ(s.busy_ps + s.frame_ps + s.steal_ps + s.idle_ps + s.switch_ps,
             static_cast<std::uint64_t>(workers) * r.makespan_ps);
 }
 
@@ -130,30 +137,74 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   expect_shares_add_up(r, 2);
 }
 
+// The same run under the request mechanism: worker 1 posts at once; worker 0 answers at
+// its join, having worked, and hands the child over; its join then finds it stolen.
+TEST(SimEngine, ARequestAnsweredAtTheVictimsJoinFollowsTheHandComputedLog) {
+  const SimResult r =
+      weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                                 {Op::Kind::kWork, 1000},
+                                 {Op::Kind::kJoin}}),
+                         config(2, weft::StealPolicy::one(), 1, weft::StealMechanism::kRequest));
+  // w0: spawn [0,5), work [5,1005), answer [1005,1016), stolen join [1016,1116), a failed
+  // help [1116,1266), the poll that sees the child done [1266,1366), end at 1366.
+  // w1: post [0,7), waits to 1016, the child's work [1016,1116), a failed attempt
+  // [1116,1266), a spin [1266,1296), a failed attempt [1296,1446) cut at 1366.
+  EXPECT_EQ(r.makespan_ps, 1366u);
+  EXPECT_EQ(r.counters.requests_served, 1u);
+  EXPECT_EQ(r.counters.request_timeouts, 0u);
+  EXPECT_EQ(r.counters.steals, 1u);
+  EXPECT_EQ(r.counters.steal_attempts, 4u);
+  EXPECT_EQ(r.counters.failed_steals, 3u);
+  EXPECT_EQ(r.counters.stolen_joins, 1u);
+  EXPECT_EQ(r.shares.busy_ps, 1100u);
+  EXPECT_EQ(r.shares.frame_ps, 105u);
+  EXPECT_EQ(r.shares.switch_ps, 11u);
+  EXPECT_EQ(r.shares.steal_ps, 150u + 7 + 1009 + 150 + 70);
+  EXPECT_EQ(r.shares.idle_ps, 100u + 30);
+  expect_shares_add_up(r, 2);
+}
+
+// A victim in a long stretch without spawns or joins cannot answer: the thief withdraws
+// after the timeout, and tries again.
+TEST(SimEngine, ARequestToAVictimInALongLeafTimesOut) {
+  const SimResult r =
+      weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                                 {Op::Kind::kWork, 1'000'000'000},  // 1 ms; the timeout is 50 us
+                                 {Op::Kind::kJoin}}),
+                         config(2, weft::StealPolicy::one(), 1, weft::StealMechanism::kRequest));
+  EXPECT_GE(r.counters.request_timeouts, 1u);
+  EXPECT_EQ(r.counters.steal_attempts, r.counters.steals + r.counters.failed_steals);
+  EXPECT_EQ(r.tasks, 2u);
+  expect_shares_add_up(r, 2);
+}
+
 TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
   const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
-  for (unsigned p : {1u, 2u, 3u, 8u, 64u}) {
-    for (const char* policy : {"one", "half", "fixed:2", "adaptive"}) {
-      const SimResult r = weft_sim::simulate(weft_sim::fib_program(20, costs.fib),
-                                             config(p, weft::StealPolicy::parse(policy)));
-      EXPECT_EQ(r.tasks, weft_sim::fib_spawns(20) + 1) << p << " " << policy;
-      EXPECT_EQ(r.counters.spawns, weft_sim::fib_spawns(20));
-      // Each spawned task is joined once: inline, or stolen and then joined.
-      EXPECT_EQ(r.counters.inline_joins + r.counters.stolen_joins, r.counters.spawns);
-      EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
-      std::uint64_t seen = 0;
-      for (std::uint64_t b : r.counters.steal_sizes_seen) seen += b;
-      EXPECT_EQ(seen, r.counters.steal_attempts);
-      expect_shares_add_up(r, p);
-      // No schedule beats perfect division of the work, nor the span.
-      EXPECT_GE(r.makespan_ps * p, r.shares.busy_ps + r.shares.frame_ps);
-      EXPECT_GE(r.makespan_ps, r.span_ps);
-      EXPECT_GE(r.burdened_span_ps, r.span_ps);
-      if (p == 1) {
-        EXPECT_EQ(r.makespan_ps, r.work_ps);
+  for (auto mechanism : {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest})
+    for (unsigned p : {1u, 2u, 3u, 8u, 64u}) {
+      for (const char* policy : {"one", "half", "fixed:2", "adaptive"}) {
+        const SimResult r =
+            weft_sim::simulate(weft_sim::fib_program(20, costs.fib),
+                               config(p, weft::StealPolicy::parse(policy), 1, mechanism));
+        EXPECT_EQ(r.tasks, weft_sim::fib_spawns(20) + 1) << p << " " << policy;
+        EXPECT_EQ(r.counters.spawns, weft_sim::fib_spawns(20));
+        // Each spawned task is joined once: inline, or stolen and then joined.
+        EXPECT_EQ(r.counters.inline_joins + r.counters.stolen_joins, r.counters.spawns);
+        EXPECT_LE(r.counters.stolen_joins, r.counters.tasks_stolen);
+        std::uint64_t seen = 0;
+        for (std::uint64_t b : r.counters.steal_sizes_seen) seen += b;
+        EXPECT_EQ(seen, r.counters.steal_attempts);
+        EXPECT_EQ(r.counters.steal_attempts, r.counters.steals + r.counters.failed_steals);
+        expect_shares_add_up(r, p);
+        // No schedule beats perfect division of the work, nor the span.
+        EXPECT_GE(r.makespan_ps * p, r.shares.busy_ps + r.shares.frame_ps);
+        EXPECT_GE(r.makespan_ps, r.span_ps);
+        EXPECT_GE(r.burdened_span_ps, r.span_ps);
+        if (p == 1) {
+          EXPECT_EQ(r.makespan_ps, r.work_ps);
+        }
       }
     }
-  }
 }
 
 uts::TreeParams small_tree() {
@@ -240,6 +291,7 @@ TEST(SimEngine, WorkersWithNothingToTakeBackOffAndSleep) {
   EXPECT_LT(r.counters.steal_attempts, 48u + 180 + 260);
   EXPECT_EQ(r.counters.steals, 0u);
   EXPECT_EQ(r.shares.busy_ps, kSecond);
+  EXPECT_EQ(r.shares.switch_ps, 0u);
   EXPECT_GT(r.shares.idle_ps, 3 * kSecond - kSecond / 1000);
   expect_shares_add_up(r, 4);
 }
