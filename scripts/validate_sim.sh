@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# weft-sim against real runs, in one sitting (docs/SIMULATOR.md, "Validation"): calibrates the
+# costs, then measures each workload with weft-bench (--profile, medians of R alternated runs)
+# and simulates it with those costs, never adjusted to the results; then tabulates both
+# (scripts/sim_validation_table.py) into OUT/validation.md and OUT/validation.json.
+#
+# Usage: scripts/validate_sim.sh [--repeat R] [--out DIR] [--workloads LIST]
+#   LIST: comma-separated fib:N and uts:TREE (default fib:32,uts:T1,uts:T3,uts:T5)
+# Needs the Release build in build/ (scripts/setup.sh). Mechanisms concurrent and request,
+# policies one, fixed:2, fixed:20, half and adaptive, 1 and 2 workers.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+repeat=7
+out=docs/results/sim
+workloads=fib:32,uts:T1,uts:T3,uts:T5
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --repeat) repeat="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --workloads) workloads="$2"; shift 2 ;;
+    *) echo "validate_sim.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "validate_sim.sh: --repeat needs a count" >&2; exit 2; }
+sim=build/sim/weft-sim
+bench=build/bench/cli/weft-bench
+[[ -x "$sim" && -x "$bench" ]] || { echo "validate_sim.sh: build first (scripts/setup.sh)" >&2; exit 1; }
+mkdir -p "$out"
+
+policies=one,fixed:2,fixed:20,half,adaptive
+mechanisms=concurrent,request
+echo "== calibrating (weft-sim calibrate --repeat 5)"
+"$sim" calibrate --repeat 5 --json "$out/costs.json"
+
+IFS=',' read -r -a list <<< "$workloads"
+for w in "${list[@]}"; do
+  name="${w//:/_}"
+  echo "== $w: weft-bench, $repeat alternated runs per configuration"
+  case "$w" in
+    fib:*) "$bench" fib "${w#fib:}" --workers 1,2 --steal "$policies" --mechanism "$mechanisms" \
+             --repeat "$repeat" --profile --json "$out/real_$name.json" >/dev/null ;;
+    uts:*) "$bench" uts --tree "${w#uts:}" --impl weft --workers 1,2 --steal "$policies" \
+             --mechanism "$mechanisms" --repeat "$repeat" --profile \
+             --json "$out/real_$name.json" >/dev/null ;;
+    *) echo "validate_sim.sh: workload '$w' is not fib:N or uts:TREE" >&2; exit 2 ;;
+  esac
+  echo "== $w: weft-sim"
+  "$sim" run --workload "$w" --workers 1,2 --steal "$policies" --mechanism "$mechanisms" \
+    --costs "$out/costs.json" --json "$out/sim_$name.json" >/dev/null
+done
+python3 scripts/sim_validation_table.py "$out" "${list[@]}"
+echo "== $out/validation.md"
