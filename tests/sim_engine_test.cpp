@@ -88,6 +88,29 @@ void expect_shares_add_up(const SimResult& r, unsigned workers) {
             static_cast<std::uint64_t>(workers) * r.makespan_ps);
 }
 
+// The two-worker logs below: one spawn, stolen and joined as such, and these figures.
+struct Log {
+  std::uint64_t makespan, attempts, failed, busy, frame, steal, idle;
+  std::uint64_t switch_ = 0, served = 0;
+};
+
+void expect_log(const SimResult& r, const Log& e) {
+  EXPECT_EQ(r.makespan_ps, e.makespan);
+  EXPECT_EQ(r.counters.spawns, 1u);
+  EXPECT_EQ(r.counters.steals, 1u);
+  EXPECT_EQ(r.counters.tasks_stolen, 1u);
+  EXPECT_EQ(r.counters.stolen_joins, 1u);
+  EXPECT_EQ(r.counters.steal_attempts, e.attempts);
+  EXPECT_EQ(r.counters.failed_steals, e.failed);
+  EXPECT_EQ(r.counters.requests_served, e.served);
+  EXPECT_EQ(r.shares.busy_ps, e.busy);
+  EXPECT_EQ(r.shares.frame_ps, e.frame);
+  EXPECT_EQ(r.shares.steal_ps, e.steal);
+  EXPECT_EQ(r.shares.idle_ps, e.idle);
+  EXPECT_EQ(r.shares.switch_ps, e.switch_);
+  expect_shares_add_up(r, 2);
+}
+
 TEST(SimEngine, FibFourOnOneWorkerCostsWhatItsCallsAndSpawnsCost) {
   const weft_sim::FibCosts fib{.leaf_ps = 11, .node_ps = 7};
   const SimResult r = weft_sim::simulate(weft_sim::fib_program(4, fib), config(1));
@@ -118,23 +141,18 @@ TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
   // w0: spawn [0,5), work [5,1005), stolen join [1005,1105), poll sees the child done
   // [1105,1205), end at 1205. w1: claim [0,1000), child's work [1000,1100), a failed
   // attempt [1100,1250) cut at 1205.
-  EXPECT_EQ(r.makespan_ps, 1205u);
+  expect_log(r, {.makespan = 1205,
+                 .attempts = 2,
+                 .failed = 1,
+                 .busy = 1100,
+                 .frame = 105,
+                 .steal = 1000 + 105,  // w1's claim and its attempt up to 1205
+                 .idle = 100});        // w0's look that saw the child done
+  EXPECT_EQ(r.counters.inline_joins, 0u);
   // The dag: the child's 100 from 5, the root's 1000 from 5, a join at the inline cost (17);
   // burdened, the root's continuation after the spawn carries a claim (1000).
   EXPECT_EQ(r.span_ps, 1022u);
   EXPECT_EQ(r.burdened_span_ps, 2022u);
-  EXPECT_EQ(r.counters.spawns, 1u);
-  EXPECT_EQ(r.counters.steals, 1u);
-  EXPECT_EQ(r.counters.tasks_stolen, 1u);
-  EXPECT_EQ(r.counters.stolen_joins, 1u);
-  EXPECT_EQ(r.counters.inline_joins, 0u);
-  EXPECT_EQ(r.counters.steal_attempts, 2u);
-  EXPECT_EQ(r.counters.failed_steals, 1u);
-  EXPECT_EQ(r.shares.busy_ps, 1100u);
-  EXPECT_EQ(r.shares.frame_ps, 105u);
-  EXPECT_EQ(r.shares.steal_ps, 1000u + 105);  // w1's claim and its attempt up to 1205
-  EXPECT_EQ(r.shares.idle_ps, 100u);          // w0's look that saw the child done
-  expect_shares_add_up(r, 2);
 }
 
 // The same run under the request mechanism: worker 1 posts at once; worker 0 answers at
@@ -149,19 +167,16 @@ TEST(SimEngine, ARequestAnsweredAtTheVictimsJoinFollowsTheHandComputedLog) {
   // help [1116,1266), the poll that sees the child done [1266,1366), end at 1366.
   // w1: post [0,7), waits to 1016, the child's work [1016,1116), a failed attempt
   // [1116,1266), a spin [1266,1296), a failed attempt [1296,1446) cut at 1366.
-  EXPECT_EQ(r.makespan_ps, 1366u);
-  EXPECT_EQ(r.counters.requests_served, 1u);
+  expect_log(r, {.makespan = 1366,
+                 .attempts = 4,
+                 .failed = 3,
+                 .busy = 1100,
+                 .frame = 105,
+                 .steal = 150 + 7 + 1009 + 150 + 70,
+                 .idle = 100 + 30,
+                 .switch_ = 11,
+                 .served = 1});
   EXPECT_EQ(r.counters.request_timeouts, 0u);
-  EXPECT_EQ(r.counters.steals, 1u);
-  EXPECT_EQ(r.counters.steal_attempts, 4u);
-  EXPECT_EQ(r.counters.failed_steals, 3u);
-  EXPECT_EQ(r.counters.stolen_joins, 1u);
-  EXPECT_EQ(r.shares.busy_ps, 1100u);
-  EXPECT_EQ(r.shares.frame_ps, 105u);
-  EXPECT_EQ(r.shares.switch_ps, 11u);
-  EXPECT_EQ(r.shares.steal_ps, 150u + 7 + 1009 + 150 + 70);
-  EXPECT_EQ(r.shares.idle_ps, 100u + 30);
-  expect_shares_add_up(r, 2);
 }
 
 // A victim in a long stretch without spawns or joins cannot answer: the thief withdraws
