@@ -68,7 +68,9 @@ struct WorkerStats {
   std::uint64_t frame_ns = 0;
   std::uint64_t window_ns = 0;
 
-  // n at each steal attempt (steal_size_bucket); the buckets add up to steal_attempts.
+  // n at each steal attempt (steal_size_bucket); the buckets add up to steal_attempts, but
+  // for a reset_stats() that falls between an attempt's outcome and its bucket, which leaves
+  // that worker's sum one apart.
   std::array<std::uint64_t, kStealSizeBuckets> steal_sizes_seen{};
 
   std::uint64_t busy_ns() const noexcept { return task_ns - frame_ns; }

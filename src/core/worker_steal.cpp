@@ -125,7 +125,8 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   // their sum), so no reading can see an attempt without its outcome or the other way round.
   const std::uint64_t started = track_history_ ? monotonic_ns() : 0;
   // The n this attempt sees, for the histogram: one more relaxed look, on the steal path only.
-  steal_sizes_seen[steal_size_bucket(victim.stack.available())].bump();
+  // Counted next to the outcome, so a reset rarely falls between the two.
+  const std::size_t seen = steal_size_bucket(victim.stack.available());
   // A thread's stack is always concurrent (uthread.hpp), whatever the pool's mechanism.
   const Claim claim = victim.stack.request_mode()
                           ? request_from(victim)
@@ -133,12 +134,14 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
                                 .steal(pool_.policy(), id, nullptr, history_.task_work_per_cost());
   if (!claim) {
     failed_steals.bump();
+    steal_sizes_seen[seen].bump();
     clock_.enter(prev);
     return false;
   }
   const std::uint64_t claimed = track_history_ ? monotonic_ns() : 0;
   clock_.steal_succeeded(victim.id, claim.count);  // now kSwitch: the hand-over
   steals.bump();
+  steal_sizes_seen[seen].bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
   max_steal_stack_bytes.raise_to(
       static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()),
