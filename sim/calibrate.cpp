@@ -11,11 +11,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/fib_reference.hpp"
 #include "core/frame_cost.hpp"
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/cpu.hpp"
 #include "platform/futex.hpp"
 #include "sim/costs.hpp"
+#include "sim/fib_program.hpp"
 #include "uts/presets.hpp"
 #include "uts/uts_seq.hpp"
 #include "weft/weft.hpp"
@@ -51,16 +53,6 @@ long fib_weft(int n) {
   return a.join() + b;
 }
 
-std::uint64_t fib_value(int n) {
-  std::uint64_t a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const std::uint64_t next = a + b;
-    a = b;
-    b = next;
-  }
-  return a;
-}
-
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("calibrate: " + what);
 }
@@ -73,8 +65,8 @@ void check(bool ok, const std::string& what) {
 void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
                  const std::function<void(const std::string&)>& progress) {
   const int n = o.fib_n;
-  const double calls = 2.0 * static_cast<double>(fib_value(n + 1)) - 1.0;
-  const double spawns = static_cast<double>(fib_value(n + 1)) - 1.0;
+  const double spawns = static_cast<double>(fib_spawns(n));
+  const double calls = 2.0 * spawns + 1.0;  // one per spawn and call made, and the root
   weft::Config config;
   config.workers = 1;
   config.mechanism = weft::StealMechanism::kConcurrent;
@@ -90,7 +82,7 @@ void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
     start = Clock::now();
     const long w = rt.run([n] { return fib_weft(n); });
     const double weft = seconds_since(start);
-    check(static_cast<std::uint64_t>(s) == fib_value(n) && s == w, "fib gave a wrong answer");
+    check(s == bench_common::fib_by_iteration(n) && s == w, "fib gave a wrong answer");
     per_call.push_back(std::max(0.0, weft * 1e9 - spawns * frame_ns) / calls);
     serial_call.push_back(serial / calls * 1e9);
   }

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "common/fib_reference.hpp"
+
 namespace weft_sim {
 namespace {
 
@@ -45,13 +47,7 @@ std::unique_ptr<Strand> fib_program(int n, const FibCosts& costs) {
 }
 
 std::uint64_t fib_spawns(int n) {
-  std::uint64_t a = 0, b = 1;  // fib(0), fib(1)
-  for (int i = 0; i < n + 1; ++i) {
-    const std::uint64_t next = a + b;
-    a = b;
-    b = next;
-  }
-  return a - 1;  // a = fib(n + 1)
+  return static_cast<std::uint64_t>(bench_common::fib_by_iteration(n + 1)) - 1;
 }
 
 }  // namespace weft_sim

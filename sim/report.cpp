@@ -3,8 +3,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/text_format.hpp"
+
 namespace weft_sim {
 namespace {
+
+using bench_text::quote;
 
 double share(std::uint64_t part, const RunRecord& r) {
   const double total = static_cast<double>(r.result.makespan_ps) * static_cast<double>(r.workers);
@@ -28,15 +32,6 @@ double c_inf(const RunRecord& r) {
   return (static_cast<double>(s.makespan_ps) -
           static_cast<double>(s.work_ps) / static_cast<double>(r.workers)) /
          static_cast<double>(s.span_ps);
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace

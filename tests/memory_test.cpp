@@ -55,14 +55,10 @@ TEST(HeapAccounting, ThePmrResourceAllocatesThroughIt) {
 
 class Quota : public ::testing::TestWithParam<ThreadSched> {};
 
-std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
-  return weft::thread_sched_name(info.param);
-}
-
 INSTANTIATE_TEST_SUITE_P(AllSchedulers, Quota,
                          ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf,
                                            ThreadSched::kDfd),
-                         sched_name);
+                         weft_test::sched_name);
 
 bool depth_first(ThreadSched s) { return s == ThreadSched::kDf || s == ThreadSched::kDfd; }
 

@@ -34,14 +34,10 @@ weft::Config config(ThreadSched sched, unsigned workers) {
 
 class Threads : public ::testing::TestWithParam<ThreadSched> {};
 
-std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
-  return weft::thread_sched_name(info.param);
-}
-
 INSTANTIATE_TEST_SUITE_P(AllSchedulers, Threads,
                          ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf,
                                            ThreadSched::kDfd),
-                         sched_name);
+                         weft_test::sched_name);
 
 TEST_P(Threads, RunAndJoinWithIdsAndArguments) {
   weft::Runtime rt(config(GetParam(), 2));

@@ -2,7 +2,10 @@
 // stacks deep enough for sanitized builds (ASan's redzones, TSan's frames).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstddef>
+#include <string>
 
 #include "weft/config.hpp"
 #include "weft/detail/sanitizers.hpp"
@@ -20,6 +23,11 @@ inline weft::Config thread_config(weft::ThreadSched sched, unsigned workers,
   c.thread_stack_bytes = kThreadStackBytes;
   c.mem_quota_bytes = quota;
   return c;
+}
+
+// Names a scheduler-parameterised test after its scheduler (".../df").
+inline std::string sched_name(const ::testing::TestParamInfo<weft::ThreadSched>& info) {
+  return weft::thread_sched_name(info.param);
 }
 
 }  // namespace weft_test

@@ -26,14 +26,10 @@ using std::chrono::milliseconds;
 
 class TimedWaits : public ::testing::TestWithParam<ThreadSched> {};
 
-std::string sched_name(const ::testing::TestParamInfo<ThreadSched>& info) {
-  return weft::thread_sched_name(info.param);
-}
-
 INSTANTIATE_TEST_SUITE_P(AllSchedulers, TimedWaits,
                          ::testing::Values(ThreadSched::kFifo, ThreadSched::kLifo, ThreadSched::kDf,
                                            ThreadSched::kDfd),
-                         sched_name);
+                         weft_test::sched_name);
 
 // Runs body(m, cv, sem) in a weft::thread under `sched` on 2 workers, the semaphore at 0.
 template <class Body>
