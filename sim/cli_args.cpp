@@ -1,7 +1,11 @@
 #include "sim/cli_args.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <span>
 #include <string_view>
+
+#include "uts/tree_flags.hpp"
 
 namespace weft_sim {
 namespace {
@@ -25,6 +29,42 @@ std::vector<std::string_view> split(std::string_view list) {
   }
 }
 
+// "T3", "T3 -r 7" (a preset with flags over it) or "-t 0 -b 2000 -q 0.124875 -m 8 -r 42"
+// (the reference's flags over its defaults).
+std::string parse_uts(std::string_view text, Workload& w) {
+  std::vector<std::string_view> words;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t end = std::min(text.find(' ', i), text.size());
+    if (end > i) words.push_back(text.substr(i, end - i));
+    i = end + 1;
+  }
+  if (words.empty()) return "--workload uts: needs a preset or the reference's tree flags";
+  const uts::Preset* preset = nullptr;
+  std::span<const std::string_view> flags(words);
+  if (!words.front().starts_with('-')) {
+    preset = uts::find_preset(words.front());
+    if (preset == nullptr) {
+      std::string names;
+      for (const uts::Preset& p : uts::presets())
+        names += (names.empty() ? "" : ", ") + std::string(p.name);
+      return "--workload uts:NAME: no preset '" + std::string(words.front()) + "' (" + names +
+             "), and not tree flags such as \"-t 0 -b 2000 -q 0.124875 -m 8 -r 42\"";
+    }
+    w.uts_params = preset->params;
+    flags = flags.subspan(1);
+  }
+  if (std::string e = uts::parse_tree_args(flags, w.uts_params); !e.empty()) {
+    return "--workload uts: " + e;
+  }
+  // A published size applies to any spelling of a preset's tree.
+  const std::string args = uts::to_args(w.uts_params);
+  w.uts_nodes.reset();
+  for (const uts::Preset& p : uts::presets()) {
+    if (uts::to_args(p.params) == args) w.uts_nodes = p.nodes;
+  }
+  return "";
+}
+
 std::string parse_workload(std::string_view spec, Workload& w) {
   w.spec = std::string(spec);
   if (spec.starts_with("fib:")) {
@@ -38,17 +78,11 @@ std::string parse_workload(std::string_view spec, Workload& w) {
     return "";
   }
   if (spec.starts_with("uts:")) {
-    w.uts_preset = uts::find_preset(spec.substr(4));
-    if (w.uts_preset == nullptr) {
-      std::string names;
-      for (const uts::Preset& p : uts::presets())
-        names += (names.empty() ? "" : ", ") + std::string(p.name);
-      return "--workload uts:NAME: no preset '" + std::string(spec.substr(4)) + "' (" + names + ")";
-    }
+    if (std::string e = parse_uts(spec.substr(4), w); !e.empty()) return e;
     w.kind = Workload::Kind::kUts;
     return "";
   }
-  return "--workload '" + std::string(spec) + "' is not fib:N or uts:PRESET";
+  return "--workload '" + std::string(spec) + "' is not fib:N, uts:PRESET or uts:\"FLAGS\"";
 }
 
 }  // namespace
@@ -129,7 +163,8 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
 
 std::string usage() {
   return "usage:\n"
-         "  weft-sim run [--workload fib:N|uts:PRESET] [--workers 1,2] [--steal one,...]\n"
+         "  weft-sim run [--workload fib:N|uts:PRESET|uts:\"FLAGS\"] [--workers 1,2]\n"
+         "               [--steal one,...]\n"
          "               [--mechanism concurrent,request]\n"
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
@@ -137,6 +172,9 @@ std::string usage() {
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
+         "uts:\"-t 0 -b 2000 -q 0.124875 -m 8 -r 42\" is a tree in the UTS reference's\n"
+         "flags (over a preset: uts:\"T3 -r 7\"); one no preset publishes is counted\n"
+         "serially first.\n"
          "Policies: " +
          weft::StealPolicy::allowed_specs() +
          ".\n"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,10 @@ struct Workload {
   enum class Kind : std::uint8_t { kFib, kUts };
   Kind kind = Kind::kFib;
   int fib_n = 30;
-  const uts::Preset* uts_preset = nullptr;
+  // uts: the tree, and its size when a preset with these parameters publishes it (otherwise
+  // the run counts the tree serially first, so that every run is still checked).
+  uts::TreeParams uts_params;
+  std::optional<std::uint64_t> uts_nodes;
   std::string spec = "fib:30";  // as given
 };
 

@@ -1,10 +1,11 @@
 // weft-sim: runs a workload on P simulated weft workers, or calibrates their costs
 // (docs/SIMULATOR.md).
-//   weft-sim run --workload fib:N|uts:PRESET [--workers 1,2,...] [--steal one,half,...]
+//   weft-sim run --workload fib:N|uts:PRESET|uts:"FLAGS" [--workers 1,2,...] [--steal one,half,...]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
-// published number of nodes. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
+// published number of nodes (a tree no preset publishes is counted serially first). Exit 0 on
+// success, 1 if a check fails, 2 for bad arguments.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -17,6 +18,8 @@
 #include "sim/costs.hpp"
 #include "sim/report.hpp"
 #include "uts/presets.hpp"
+#include "uts/tree_flags.hpp"
+#include "uts/uts_seq.hpp"
 
 namespace {
 
@@ -24,10 +27,22 @@ using weft_bench::check_replaceable;
 using weft_bench::replace_file;
 using weft_sim::SimArgs;
 
+// The number of tasks a run of the workload must make.
+std::uint64_t expected_tasks(const weft_sim::Workload& workload) {
+  if (workload.kind == weft_sim::Workload::Kind::kFib) {
+    return weft_sim::fib_spawns(workload.fib_n) + 1;
+  }
+  if (workload.uts_nodes) return *workload.uts_nodes;
+  std::fprintf(stderr, "weft-sim: no preset publishes the size of %s; counting it serially\n",
+               uts::to_args(workload.uts_params).c_str());
+  return uts::traverse_sequential(uts::Tree(workload.uts_params)).nodes;
+}
+
 // The runs of one workload; returns false if a check failed.
 bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
              std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
+  const std::uint64_t expected = expected_tasks(args.workload);
   for (weft::StealMechanism mechanism : args.mechanisms) {
     for (unsigned p : args.workers) {
       for (const weft::StealPolicy& policy : args.policies) {
@@ -41,22 +56,18 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
         r.mechanism = weft::mechanism_name(mechanism);
         r.steal = policy.spec();
         r.seed = args.seed;
-        std::uint64_t expected_tasks = 0;
         if (args.workload.kind == weft_sim::Workload::Kind::kFib) {
           r.result =
               weft_sim::simulate(weft_sim::fib_program(args.workload.fib_n, costs.fib), config);
-          expected_tasks = weft_sim::fib_spawns(args.workload.fib_n) + 1;
         } else {
-          const uts::Tree tree(args.workload.uts_preset->params);
+          const uts::Tree tree(args.workload.uts_params);
           r.result = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config);
-          expected_tasks = args.workload.uts_preset->nodes;
         }
-        r.verified =
-            r.result.tasks == expected_tasks && r.result.counters.spawns + 1 == expected_tasks;
+        r.verified = r.result.tasks == expected && r.result.counters.spawns + 1 == expected;
         if (!r.verified) {
           std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
                        r.steal.c_str(), static_cast<unsigned long long>(r.result.tasks),
-                       static_cast<unsigned long long>(expected_tasks));
+                       static_cast<unsigned long long>(expected));
           ok = false;
         }
         records.push_back(std::move(r));
