@@ -83,7 +83,7 @@ std::uint64_t splitmix(std::uint64_t& s) noexcept {
 class Engine {
  public:
   Engine(std::unique_ptr<Strand> root, const EngineConfig& config)
-      : config_(config), costs_(config.costs) {
+      : config_(config), costs_(config.costs), occupancy_(config.workers) {
     workers_.reserve(config.workers);
     for (unsigned i = 0; i < config.workers; ++i) {
       workers_.emplace_back(config.workers);
@@ -92,6 +92,7 @@ class Engine {
     }
     root_ = new_task(std::move(root));
     start_frame(workers_[0], root_, 0);
+    note_level(workers_[0], 0);
     // As weft's run() starts: worker 0 takes the root and a second is woken beside it; the
     // rest sleep, one of them the watchman, which begins with a nap.
     for (unsigned i = 0; i < config.workers; ++i) {
@@ -113,7 +114,9 @@ class Engine {
       const auto [at, w, version] = ready_.top();
       ready_.pop();
       if (version != workers_[w].version) continue;  // rescheduled since
+      now_ = at;
       step(w);
+      note_level(workers_[w], w);
       // Every worker waiting and none able to take anything would be an engine bug; say so
       // rather than spin forever.
       if (++steps_without_op_ > kMaxStepsWithoutOp) {
@@ -137,6 +140,7 @@ class Engine {
     result.tasks = tasks_made_;
     result.span_ps = tasks_[root_].span;
     result.burdened_span_ps = tasks_[root_].burdened;
+    result.occupancy = occupancy_.finish(makespan);
     // What one worker would take: the work, and a spawn and an inline join per task spawned.
     result.work_ps = work_;
     for (const Worker& w : workers_) {
@@ -196,6 +200,24 @@ class Engine {
     w.clock += ps;
     w.spent[static_cast<int>(a)] += ps;
     w.last = a;
+  }
+
+  // s_i's view of a worker: 0 when it runs no task (idle, stealing, or waiting in a join),
+  // else 1 + the tasks waiting on its stack.
+  static std::uint64_t level(const Worker& w) {
+    const bool running = !w.frames.empty() && w.frames.back().waiting == kNone;
+    return running ? 1 + w.stack.size() : 0;
+  }
+
+  // Records the worker's level after its action. As weft's profile sees it, a worker runs a
+  // task during busy, frame and switch time and not during steal and idle time; so a change
+  // between running and not running holds from the end of an action of the other kind (a
+  // claim, the poll that saw a join's task done; a join that found its task stolen) and
+  // from its start otherwise.
+  void note_level(const Worker& w, unsigned id) {
+    const std::uint64_t l = level(w);
+    const bool action_ran = w.last != Activity::kSteal && w.last != Activity::kIdle;
+    occupancy_.set(id, l, (l > 0) == action_ran ? now_ : w.clock);
   }
 
   void start_frame(Worker& w, std::uint32_t task, std::int64_t claimed,
@@ -536,6 +558,10 @@ class Engine {
     ++w.counters.steals;
     w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
     start_frame(w, run_now, k, cost, started);
+    note_level(w, id);
+    // The victim's stack shrank when the claim started.
+    const auto victim = static_cast<unsigned>(&v - workers_.data());
+    occupancy_.set(victim, level(v), now_);
     if (!v.stack.empty() || k > 1) wake_one(w.clock);  // work left behind: one more helper
   }
 
@@ -554,6 +580,8 @@ class Engine {
   std::uint64_t root_end_ = 0;
   std::uint64_t tasks_made_ = 0;
   std::uint64_t work_ = 0;  // the program's own work, summed
+  std::uint64_t now_ = 0;   // when the action being taken starts
+  OccupancyRecorder occupancy_;
   static constexpr std::uint64_t kMaxStepsWithoutOp = 1'000'000'000;
   std::uint64_t steps_without_op_ = 0;
 };

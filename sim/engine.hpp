@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/occupancy.hpp"
 #include "sim/program.hpp"
 #include "weft/config.hpp"
 #include "weft/stats.hpp"
@@ -89,6 +90,7 @@ struct SimResult {
   std::uint64_t burdened_span_ps = 0;
   SimCounters counters;
   SimShares shares;
+  OccupancyResult occupancy;  // s_i: averaged over the run, and over time
 };
 
 // A program that is not one: a join with no child left to join, or a task that ends with

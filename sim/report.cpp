@@ -25,6 +25,27 @@ std::string histogram(const std::array<std::uint64_t, weft::kStealSizeBuckets>& 
   return out.str();
 }
 
+std::string numbers(const double* values, std::size_t count) {
+  std::ostringstream out;
+  out.precision(6);
+  out << '[';
+  for (std::size_t i = 0; i < count; ++i) out << (i ? "," : "") << values[i];
+  out << ']';
+  return out.str();
+}
+
+// s_i averaged over the run (s_1 first) and per bin of time.
+std::string occupancy(const OccupancyResult& o) {
+  std::ostringstream out;
+  out << "{\"s_mean\":" << numbers(o.mean.data(), o.mean.size())
+      << ",\"bin_s\":" << static_cast<double>(o.bin_ps) * 1e-12 << ",\"s_series\":[";
+  for (std::size_t b = 0; b < o.series.size(); ++b) {
+    out << (b ? "," : "") << numbers(o.series[b].data(), o.series[b].size());
+  }
+  out << "]}";
+  return out.str();
+}
+
 // c∞ in T_P = T1/P + c∞ T∞.
 double c_inf(const RunRecord& r) {
   const SimResult& s = r.result;
@@ -51,9 +72,9 @@ std::string table(const SimArgs& args, const std::string& costs_source,
         s.span_ps > 0 ? static_cast<double>(s.work_ps) / static_cast<double>(s.span_ps) : 0.0);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-22s %7s %11s %8s %9s %10s %8s %6s %6s %6s %6s %8s\n",
+  std::snprintf(line, sizeof line, "%-22s %7s %11s %8s %9s %10s %8s %6s %6s %6s %6s %8s %5s %5s\n",
                 "mechanism/steal", "workers", "T_P_s", "speedup", "steals", "attempts", "tasks/st",
-                "busy", "frame", "steal", "idle", "c_inf");
+                "busy", "frame", "steal", "idle", "c_inf", "s1", "s2");
   out << line;
   for (const RunRecord& r : runs) {
     const RunRecord* one = nullptr;  // the same mechanism and policy on 1 worker
@@ -70,13 +91,14 @@ std::string table(const SimArgs& args, const std::string& costs_source,
     const std::string label = r.mechanism + "/" + r.steal;
     std::snprintf(
         line, sizeof line,
-        "%-22s %7u %11.6f %8s %9llu %10llu %8.2f %6.3f %6.3f %6.3f %6.3f %8.2f\n", label.c_str(),
-        r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12, speedup,
+        "%-22s %7u %11.6f %8s %9llu %10llu %8.2f %6.3f %6.3f %6.3f %6.3f %8.2f %5.3f %5.3f\n",
+        label.c_str(), r.workers, static_cast<double>(r.result.makespan_ps) * 1e-12, speedup,
         static_cast<unsigned long long>(c.steals),
         static_cast<unsigned long long>(c.steal_attempts),
         c.steals > 0 ? static_cast<double>(c.tasks_stolen) / static_cast<double>(c.steals) : 0.0,
         share(r.result.shares.busy_ps, r), share(r.result.shares.frame_ps, r),
-        share(r.result.shares.steal_ps, r), share(r.result.shares.idle_ps, r), c_inf(r));
+        share(r.result.shares.steal_ps, r), share(r.result.shares.idle_ps, r), c_inf(r),
+        r.result.occupancy.mean[0], r.result.occupancy.mean[1]);
     out << line;
   }
   return out.str();
@@ -123,7 +145,8 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"r_switch\":" << share(s.switch_ps, r) << ",\"r_frame\":" << share(s.frame_ps, r)
         << ",\"busy_ns\":" << ns(s.busy_ps) << ",\"steal_ns\":" << ns(s.steal_ps)
         << ",\"idle_ns\":" << ns(s.idle_ps) << ",\"frame_ns\":" << ns(s.frame_ps)
-        << ",\"switch_ns\":" << ns(s.switch_ps) << "}}}";
+        << ",\"switch_ns\":" << ns(s.switch_ps)
+        << "}},\"occupancy\":" << occupancy(r.result.occupancy) << "}";
   }
   out << "]}\n";
   return out.str();

@@ -222,6 +222,40 @@ TEST(SimEngine, EveryTaskRunsOnceAndTheSharesAddUpAtAnyWorkerCount) {
     }
 }
 
+// s_i: a worker counts towards s_1 while it runs a task, which is its busy and frame time
+// (the concurrent mechanism has no switch time); s_i falls with i; the series over time
+// averages to the mean.
+TEST(SimEngine, OccupancyFollowsTheProfileAndItsSeriesAveragesToItsMean) {
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  for (unsigned p : {1u, 2u, 5u, 64u}) {
+    for (const char* policy : {"one", "half"}) {
+      const SimResult r = weft_sim::simulate(weft_sim::fib_program(22, costs.fib),
+                                             config(p, weft::StealPolicy::parse(policy)));
+      const weft_sim::OccupancyResult& o = r.occupancy;
+      const double running = static_cast<double>(r.shares.busy_ps + r.shares.frame_ps) /
+                             (static_cast<double>(p) * static_cast<double>(r.makespan_ps));
+      EXPECT_NEAR(o.mean[0], running, 1e-9) << p << " " << policy;
+      for (std::size_t i = 1; i < o.mean.size(); ++i) EXPECT_LE(o.mean[i], o.mean[i - 1]);
+      if (p == 1) {
+        EXPECT_NEAR(o.mean[0], 1.0, 1e-12);  // one worker always runs a task
+        EXPECT_GT(o.mean[1], 0.5);           // with fib's next call mostly waiting
+      }
+      ASSERT_FALSE(o.series.empty());
+      EXPECT_GE(o.series.size() * o.bin_ps, r.makespan_ps);
+      EXPECT_LT((o.series.size() - 1) * o.bin_ps, r.makespan_ps);
+      for (std::size_t i = 0; i < weft_sim::OccupancyResult::kSeriesLevels; ++i) {
+        double weighted = 0;
+        for (std::size_t b = 0; b < o.series.size(); ++b) {
+          const double width = static_cast<double>(
+              std::min<std::uint64_t>(r.makespan_ps, (b + 1) * o.bin_ps) - b * o.bin_ps);
+          weighted += o.series[b][i] * width;
+        }
+        EXPECT_NEAR(weighted / static_cast<double>(r.makespan_ps), o.mean[i], 1e-9);
+      }
+    }
+  }
+}
+
 uts::TreeParams small_tree() {
   uts::TreeParams t;  // the reference's defaults: geometric, b0 = 4, depth 6, linear
   t.seed = 19;
