@@ -69,6 +69,9 @@ struct Worker {
   // victim it waits on (or -1), when it posted, and when it withdraws.
   std::int32_t requester = -1;
   std::int32_t asked = -1;
+  // Concurrent mechanism: a thief holds this worker's steal port for the length of its claim;
+  // another thief that finds it held fails at once (weft's StealPort::try_lock).
+  std::uint64_t port_free_at = 0;
   std::uint64_t posted_at = 0;
   std::uint64_t deadline = 0;
 };
@@ -171,6 +174,7 @@ class Engine {
     a.leapfrogs += b.leapfrogs;
     a.requests_served += b.requests_served;
     a.request_timeouts += b.request_timeouts;
+    a.port_busy += b.port_busy;
     for (std::size_t i = 0; i < a.steal_sizes_seen.size(); ++i) {
       a.steal_sizes_seen[i] += b.steal_sizes_seen[i];
     }
@@ -515,7 +519,11 @@ class Engine {
     const std::int64_t k =
         weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
     const bool request = config_.mechanism == weft::StealMechanism::kRequest;
-    if (k == 0 || (request && v.requester >= 0)) {  // a request needs the port free too
+    // Either mechanism needs the victim's port free: no request waiting at it, or no claim
+    // under way through it.
+    const bool port_busy = request ? v.requester >= 0 : v.port_free_at > now_;
+    if (k > 0 && port_busy) ++w.counters.port_busy;
+    if (k == 0 || port_busy) {
       ++w.counters.failed_steals;
       spend(w, Activity::kSteal, costs_.attempt_ps);
       return Attempt::kFailed;
@@ -532,6 +540,7 @@ class Engine {
     const std::uint64_t cost =
         costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
     spend(w, Activity::kSteal, cost);
+    v.port_free_at = w.clock;
     hand_over(w, id, v, k, started, cost);
     return Attempt::kTook;
   }

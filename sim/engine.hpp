@@ -63,6 +63,7 @@ struct SimCounters {
   std::uint64_t leapfrogs = 0;         // steals from the thief of the task a join waits for
   std::uint64_t requests_served = 0;   // request mechanism: answers given, as a victim
   std::uint64_t request_timeouts = 0;  // and requests withdrawn unanswered, as a thief
+  std::uint64_t port_busy = 0;         // failed attempts that found another thief at the port
   // n (the victim's tasks waiting) at each attempt, in weft's log2 buckets
   // (weft::steal_size_bucket); they add up to steal_attempts.
   std::array<std::uint64_t, weft::kStealSizeBuckets> steal_sizes_seen{};

@@ -138,7 +138,7 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"tasks_stolen\":" << c.tasks_stolen << ",\"failed_steals\":" << c.failed_steals
         << ",\"stolen_joins\":" << c.stolen_joins << ",\"leapfrogs\":" << c.leapfrogs
         << ",\"requests_served\":" << c.requests_served
-        << ",\"request_timeouts\":" << c.request_timeouts
+        << ",\"request_timeouts\":" << c.request_timeouts << ",\"port_busy\":" << c.port_busy
         << ",\"steal_sizes_seen\":" << histogram(c.steal_sizes_seen)
         << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ps, r)
         << ",\"r_steal\":" << share(s.steal_ps, r) << ",\"r_idle\":" << share(s.idle_ps, r)

@@ -256,6 +256,22 @@ TEST(SimEngine, OccupancyFollowsTheProfileAndItsSeriesAveragesToItsMean) {
   }
 }
 
+// A victim's port admits one thief at a time: with one thief there is never a collision,
+// and with many, thieves that arrive during another's claim fail without taking anything.
+TEST(SimEngine, AThiefThatFindsTheVictimsPortHeldFails) {
+  const weft_sim::Costs costs = weft_sim::uncalibrated_costs();
+  for (auto mechanism : {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest}) {
+    EngineConfig c = config(2, weft::StealPolicy::one(), 1, mechanism);
+    c.costs = costs.engine;  // claims long enough to collide in
+    const SimResult two = weft_sim::simulate(weft_sim::fib_program(24, costs.fib), c);
+    EXPECT_EQ(two.counters.port_busy, 0u);
+    c.workers = 64;
+    const SimResult many = weft_sim::simulate(weft_sim::fib_program(24, costs.fib), c);
+    EXPECT_GT(many.counters.port_busy, 0u);
+    EXPECT_LE(many.counters.port_busy, many.counters.failed_steals);
+  }
+}
+
 uts::TreeParams small_tree() {
   uts::TreeParams t;  // the reference's defaults: geometric, b0 = 4, depth 6, linear
   t.seed = 19;
