@@ -16,6 +16,7 @@
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/cpu.hpp"
 #include "platform/futex.hpp"
+#include "sim/calibrate_steps.hpp"
 #include "sim/costs.hpp"
 #include "sim/fib_program.hpp"
 #include "uts/presets.hpp"
@@ -29,17 +30,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-struct Spread {
-  double median, low, high;
-};
-
-Spread spread(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  const double median = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  return {median, v.front(), v.back()};
 }
 
 [[gnu::noinline]] long fib_serial(int n) {
@@ -169,22 +159,6 @@ class BusyOthers {
   std::vector<std::thread> spinners_;
 };
 
-// Per-call time of `call`, in batches of `batch`, one batch per repetition.
-template <class F>
-Spread per_call_ns(int repeat, int batch, F&& call) {
-  std::vector<double> per_call;
-  for (int r = 0; r < repeat; ++r) {
-    const auto start = Clock::now();
-    for (int i = 0; i < batch; ++i) call();
-    per_call.push_back(seconds_since(start) / batch * 1e9);
-  }
-  return spread(per_call);
-}
-
-std::string batches(int batch, int repeat) {
-  return std::to_string(batch) + " calls per repetition, median of " + std::to_string(repeat);
-}
-
 // A claim's barrier, and the idle tiers' pause and sched_yield, with the other CPUs busy.
 void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>& out,
                             const std::function<void(const std::string&)>& progress) {
@@ -250,6 +224,7 @@ std::vector<Measurement> calibrate(const CalibrateOptions& options,
   measure_uts(options, measured, progress);
   measure_idle_and_claim(options, measured, progress);
   measure_wake(options, measured, progress);
+  measure_handoff(options, measured, progress);
   // In cost_fields() order, the costs with no microbenchmark yet kept at their placeholder.
   Costs placeholder = uncalibrated_costs();
   std::vector<Measurement> all;

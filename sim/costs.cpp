@@ -29,6 +29,8 @@ constexpr CostField kFields[] = {
      "a sched_yield after a failed attempt in the yield tier"},
     {"wake_ns", [](Costs& c) -> std::uint64_t& { return c.engine.wake_ps; },
      "from a futex wake to the parked worker running"},
+    {"nap_extra_ns", [](Costs& c) -> std::uint64_t& { return c.engine.nap_extra_ps; },
+     "how much longer than asked a watchman's timed nap sleeps"},
     {"post_ns", [](Costs& c) -> std::uint64_t& { return c.engine.post_ps; },
      "request mechanism: a thief posts its request at the victim's port"},
     {"answer_ns", [](Costs& c) -> std::uint64_t& { return c.engine.answer_ps; },
@@ -64,6 +66,7 @@ Costs uncalibrated_costs() {
                          .spin_ps = 30'000,
                          .yield_ps = 1'000'000,
                          .wake_ps = 50'000'000,
+                         .nap_extra_ps = 50'000'000,  // Linux's default timer slack
                          .post_ps = 50'000,
                          .answer_ps = 200'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};

@@ -448,7 +448,7 @@ class Engine {
   void back_off(Worker& w, unsigned id) {
     w.back_off_next = false;
     if (watchman_ == static_cast<int>(id)) {
-      spend(w, Activity::kIdle, w.tiers.next_nap_ps());
+      spend(w, Activity::kIdle, w.tiers.next_nap_ps() + costs_.nap_extra_ps);
       return;
     }
     switch (w.tiers.failed(w.clock)) {
@@ -457,7 +457,7 @@ class Engine {
       case IdleTiers::Step::kSleep:
         if (watchman_ < 0) {
           watchman_ = static_cast<int>(id);
-          spend(w, Activity::kIdle, w.tiers.next_nap_ps());
+          spend(w, Activity::kIdle, w.tiers.next_nap_ps() + costs_.nap_extra_ps);
         } else {
           w.parked = true;
           sleepers_.push_back(id);

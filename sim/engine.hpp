@@ -34,6 +34,7 @@ struct EngineCosts {
   std::uint64_t spin_ps = 0;         // the pause after a failed attempt in the spin tier
   std::uint64_t yield_ps = 0;        // a sched_yield after a failed attempt in the yield tier
   std::uint64_t wake_ps = 0;         // from a futex wake to the parked worker running
+  std::uint64_t nap_extra_ps = 0;    // what a watchman's timed nap sleeps past its length
   std::uint64_t post_ps = 0;         // request mechanism: a thief posts its request at the port
   std::uint64_t answer_ps = 0;       // and the victim answers it (weft's profile: switch time)
 };

@@ -1,0 +1,112 @@
+// The costs of handing things between two workers, timed on this machine: a cache line's round
+// trip between two threads (the request's post and answer, a waiting join's look, a join that
+// finds its task stolen), a failed steal attempt on weft's own task stack, a proxy's push, and
+// how much longer than asked a watchman's timed nap sleeps. Each cost is one of these figures
+// by a stated rule (below, and in each cost's method).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/frame_cost.hpp"
+#include "core/idle_backoff.hpp"
+#include "core/steal_side.hpp"
+#include "platform/futex.hpp"
+#include "sim/calibrate_steps.hpp"
+#include "weft/detail/task_stack.hpp"
+
+namespace weft_sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Two threads pass a token back and forth through one cache line each way; the time of a
+// round trip over `trips` trips. The other thread spins, as a busy victim polls its port.
+double round_trip_ns(int trips) {
+  struct alignas(128) Line {
+    std::atomic<int> value{0};
+  };
+  Line ping, pong;
+  std::thread other([&] {
+    for (int i = 1; i <= trips; ++i) {
+      while (ping.value.load(std::memory_order_acquire) != i) {
+      }
+      pong.value.store(i, std::memory_order_release);
+    }
+  });
+  const auto start = Clock::now();
+  for (int i = 1; i <= trips; ++i) {
+    ping.value.store(i, std::memory_order_release);
+    while (pong.value.load(std::memory_order_acquire) != i) {
+    }
+  }
+  const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  other.join();
+  return ns / trips;
+}
+
+}  // namespace
+
+void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
+                     const std::function<void(const std::string&)>& progress) {
+  progress("cache-line round trips between two threads");
+  std::vector<double> trips;
+  for (int r = 0; r < o.repeat; ++r) trips.push_back(round_trip_ns(20000));
+  const Spread rt = spread(trips);
+  const std::string how =
+      "a cache line's round trip between two spinning threads, 20000 trips per repetition, "
+      "median of " +
+      std::to_string(o.repeat);
+  const auto half = [&](const char* name, const std::string& rule) {
+    out.push_back({name, rt.median / 2, rt.low / 2, rt.high / 2, "half of " + how + "; " + rule});
+  };
+  half("post_ns", "the request's store reaching the victim");
+  half("answer_ns", "the answer's store reaching the thief");
+  half("poll_ns", "a waiting join's look at the line its thief wrote");
+  out.push_back({"join_stolen_ns", rt.median, rt.low, rt.high,
+                 how + "; the owner's pop reads the line the thief wrote and takes the port"});
+
+  // A failed attempt: weft's own steal on an empty stack, plus the line its head and tail
+  // live on coming from the victim's CPU (half a round trip: here it stays in our cache).
+  progress("failed steal attempts on an empty task stack");
+  weft::detail::TaskStack stack;
+  stack.init(64);
+  const weft::StealPolicy one = weft::StealPolicy::one();
+  const Spread empty =
+      per_call_ns(o.repeat, 200000, [&] { (void)weft::detail::StealSide(stack).steal(one, 1); });
+  out.push_back({"attempt_ns", empty.median + rt.median / 2, empty.low + rt.low / 2,
+                 empty.high + rt.high / 2,
+                 "weft's StealSide::steal on an empty task stack, " + batches(200000, o.repeat) +
+                     ", plus half of " + how + " (the victim's head and tail line)"});
+
+  // A proxy is pushed as a spawn pushes its task: the same stores.
+  const double frame_ns = weft::detail::frame_cost_ns();
+  out.push_back({"proxy_ns", frame_ns / 2, frame_ns / 2, frame_ns / 2,
+                 "a spawn's push (half of weft's frame cost, frame_cost_ns): a proxy is re-pushed "
+                 "with the same stores"});
+
+  // The watchman's nap: a futex wait with weft's first nap as its timeout, on a word nobody
+  // changes; what it sleeps past the timeout (timer slack, the wake-up) is the extra.
+  progress("timed futex naps");
+  std::vector<double> extras;
+  const auto nap = weft::detail::kFirstNap;
+  for (int r = 0; r < o.repeat; ++r) {
+    std::vector<double> one_round;
+    std::atomic<std::uint32_t> word{0};
+    for (int i = 0; i < 100; ++i) {
+      const auto start = Clock::now();
+      weft::platform::futex_wait(word, 0, nap);
+      const double slept = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+      one_round.push_back(
+          std::max(0.0, slept - std::chrono::duration<double, std::nano>(nap).count()));
+    }
+    extras.push_back(spread(one_round).median);
+  }
+  const Spread extra = spread(extras);
+  out.push_back({"nap_extra_ns", extra.median, extra.low, extra.high,
+                 "a futex wait timed out after weft's first nap (" + std::to_string(nap.count()) +
+                     " us) sleeps this much longer; median of 100 naps per repetition, median of " +
+                     std::to_string(o.repeat)});
+}
+
+}  // namespace weft_sim
