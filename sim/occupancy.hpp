@@ -22,7 +22,7 @@
 namespace weft_sim {
 
 struct OccupancyResult {
-  static constexpr unsigned kMeanLevels = 16;   // s_1 .. s_16 averaged over the run
+  static constexpr unsigned kMeanLevels = 32;   // s_1 .. s_32 averaged over the run
   static constexpr unsigned kSeriesLevels = 8;  // s_1 .. s_8 per bin
   std::array<double, kMeanLevels> mean{};       // mean[i - 1] = time-averaged s_i
   std::uint64_t bin_ps = 0;                     // width of each bin of `series` (the last: cut)

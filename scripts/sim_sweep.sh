@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# weft-sim beyond this machine: each workload at P = 1 and 16..1024 simulated workers, under
+# both mechanisms and the policies one, fixed:20, half and adaptive, with this machine's
+# calibrated costs; then tabulated (scripts/sim_sweep_table.py) into OUT/sweep.md and
+# OUT/sweep.json beside what work-stealing theory predicts.
+#
+# Usage: scripts/sim_sweep.sh [--out DIR] [--workloads LIST] [--workers LIST] [--costs FILE]
+#   LIST: weft-sim workloads, comma-separated (default fib:32,uts:T3,uts:B)
+#   --workers: default 1,16,64,256,1024 (1 must be in it: the speedups' baseline)
+#   --costs: a costs file to use rather than calibrating first
+# Needs the Release build in build/ (scripts/setup.sh). The simulations are deterministic:
+# the same costs and seed give the same tables.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+out=docs/results/sim
+workloads=fib:32,uts:T3,uts:B
+workers=1,16,64,256,1024
+costs=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    --workloads) workloads="$2"; shift 2 ;;
+    --workers) workers="$2"; shift 2 ;;
+    --costs) costs="$2"; shift 2 ;;
+    *) echo "sim_sweep.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ ",$workers," == *",1,"* ]] || { echo "sim_sweep.sh: --workers must include 1" >&2; exit 2; }
+sim=build/sim/weft-sim
+[[ -x "$sim" ]] || { echo "sim_sweep.sh: build first (scripts/setup.sh)" >&2; exit 1; }
+mkdir -p "$out"
+if [[ -z "$costs" ]]; then
+  costs="$out/sweep_costs.json"
+  echo "== calibrating (weft-sim calibrate --repeat 5)"
+  "$sim" calibrate --repeat 5 --json "$costs"
+fi
+
+IFS=',' read -r -a list <<< "$workloads"
+names=()
+for w in "${list[@]}"; do
+  name="${w//[: ]/_}"
+  names+=("$name")
+  echo "== $w: workers $workers, both mechanisms, one/fixed:20/half/adaptive ($(date +%T))"
+  /usr/bin/time -f "   %e s, %M KB" "$sim" run --workload "$w" --workers "$workers" \
+    --steal one,fixed:20,half,adaptive --mechanism concurrent,request --costs "$costs" \
+    --json "$out/sweep_$name.json" >/dev/null
+done
+python3 scripts/sim_sweep_table.py "$out" "${names[@]}"
+echo "== $out/sweep.md"
