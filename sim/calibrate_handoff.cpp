@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "core/frame_cost.hpp"
 #include "core/idle_backoff.hpp"
@@ -20,29 +21,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Two threads pass a token back and forth through one cache line each way; the time of a
-// round trip over `trips` trips. The other thread spins, as a busy victim polls its port.
-double round_trip_ns(int trips) {
+// Two threads pass a token back and forth through one cache line each way, the other thread
+// spinning as a busy victim polls its port. Returns the median over `batches` batches of
+// `trips` round trips each: on a shared machine a batch in which either thread lost its CPU
+// measures the scheduler, not the cache, and the median leaves those out.
+double round_trip_ns(int batches, int trips) {
   struct alignas(128) Line {
     std::atomic<int> value{0};
   };
   Line ping, pong;
+  const int total = batches * trips;
   std::thread other([&] {
-    for (int i = 1; i <= trips; ++i) {
+    for (int i = 1; i <= total; ++i) {
       while (ping.value.load(std::memory_order_acquire) != i) {
       }
       pong.value.store(i, std::memory_order_release);
     }
   });
-  const auto start = Clock::now();
-  for (int i = 1; i <= trips; ++i) {
-    ping.value.store(i, std::memory_order_release);
-    while (pong.value.load(std::memory_order_acquire) != i) {
+  std::vector<double> per_trip;
+  for (int b = 0; b < batches; ++b) {
+    const auto start = Clock::now();
+    for (int i = b * trips + 1; i <= (b + 1) * trips; ++i) {
+      ping.value.store(i, std::memory_order_release);
+      while (pong.value.load(std::memory_order_acquire) != i) {
+      }
     }
+    per_trip.push_back(std::chrono::duration<double, std::nano>(Clock::now() - start).count() /
+                       trips);
   }
-  const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
   other.join();
-  return ns / trips;
+  return spread(per_trip).median;
 }
 
 }  // namespace
@@ -51,11 +59,11 @@ void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
                      const std::function<void(const std::string&)>& progress) {
   progress("cache-line round trips between two threads");
   std::vector<double> trips;
-  for (int r = 0; r < o.repeat; ++r) trips.push_back(round_trip_ns(20000));
+  for (int r = 0; r < o.repeat; ++r) trips.push_back(round_trip_ns(101, 200));
   const Spread rt = spread(trips);
   const std::string how =
-      "a cache line's round trip between two spinning threads, 20000 trips per repetition, "
-      "median of " +
+      "a cache line's round trip between two spinning threads (median of 101 batches of 200 "
+      "trips, so that a batch that lost its CPU does not count), median of " +
       std::to_string(o.repeat);
   const auto half = [&](const char* name, const std::string& rule) {
     out.push_back({name, rt.median / 2, rt.low / 2, rt.high / 2, "half of " + how + "; " + rule});

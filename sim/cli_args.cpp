@@ -65,6 +65,8 @@ std::string parse_uts(std::string_view text, Workload& w) {
   return "";
 }
 
+}  // namespace
+
 std::string parse_workload(std::string_view spec, Workload& w) {
   w.spec = std::string(spec);
   if (spec.starts_with("fib:")) {
@@ -84,8 +86,6 @@ std::string parse_workload(std::string_view spec, Workload& w) {
   }
   return "--workload '" + std::string(spec) + "' is not fib:N, uts:PRESET or uts:\"FLAGS\"";
 }
-
-}  // namespace
 
 std::string parse_args(int argc, char** argv, SimArgs& args) {
   if (argc < 2) return "no command";

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "uts/presets.hpp"
@@ -36,6 +37,9 @@ struct SimArgs {
   std::string costs_path;                // "" the uncalibrated placeholders
   std::vector<std::string> scale_costs;  // NAME=FACTOR, applied in order
 };
+
+// Parses one --workload value into `w`; returns "" or what is wrong with it.
+std::string parse_workload(std::string_view spec, Workload& w);
 
 // Fills `args`; returns "" or a message naming the bad argument and what is allowed.
 std::string parse_args(int argc, char** argv, SimArgs& args);

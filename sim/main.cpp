@@ -10,16 +10,16 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/output_file.hpp"
 #include "sim/calibrate.hpp"
 #include "sim/cli_args.hpp"
 #include "sim/costs.hpp"
+#include "sim/paper_cli.hpp"
 #include "sim/report.hpp"
-#include "uts/presets.hpp"
-#include "uts/tree_flags.hpp"
-#include "uts/uts_seq.hpp"
+#include "sim/workload.hpp"
 
 namespace {
 
@@ -27,22 +27,11 @@ using weft_bench::check_replaceable;
 using weft_bench::replace_file;
 using weft_sim::SimArgs;
 
-// The number of tasks a run of the workload must make.
-std::uint64_t expected_tasks(const weft_sim::Workload& workload) {
-  if (workload.kind == weft_sim::Workload::Kind::kFib) {
-    return weft_sim::fib_spawns(workload.fib_n) + 1;
-  }
-  if (workload.uts_nodes) return *workload.uts_nodes;
-  std::fprintf(stderr, "weft-sim: no preset publishes the size of %s; counting it serially\n",
-               uts::to_args(workload.uts_params).c_str());
-  return uts::traverse_sequential(uts::Tree(workload.uts_params)).nodes;
-}
-
 // The runs of one workload; returns false if a check failed.
 bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
              std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
-  const std::uint64_t expected = expected_tasks(args.workload);
+  const std::uint64_t expected = weft_sim::expected_tasks(args.workload);
   for (weft::StealMechanism mechanism : args.mechanisms) {
     for (unsigned p : args.workers) {
       for (const weft::StealPolicy& policy : args.policies) {
@@ -56,13 +45,7 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
         r.mechanism = weft::mechanism_name(mechanism);
         r.steal = policy.spec();
         r.seed = args.seed;
-        if (args.workload.kind == weft_sim::Workload::Kind::kFib) {
-          r.result =
-              weft_sim::simulate(weft_sim::fib_program(args.workload.fib_n, costs.fib), config);
-        } else {
-          const uts::Tree tree(args.workload.uts_params);
-          r.result = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config);
-        }
+        r.result = weft_sim::simulate_workload(args.workload, costs, config);
         r.verified = r.result.tasks == expected && r.result.counters.spawns + 1 == expected;
         if (!r.verified) {
           std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
@@ -110,6 +93,7 @@ int calibrate_command(const SimArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "paper") return weft_sim::paper_command(argc, argv);
   SimArgs args;
   if (const std::string error = weft_sim::parse_args(argc, argv, args); !error.empty()) {
     std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), weft_sim::usage().c_str());
