@@ -11,10 +11,11 @@
 namespace weft_sim {
 
 struct Workload {
-  enum class Kind : std::uint8_t { kFib, kUts };
+  enum class Kind : std::uint8_t { kFib, kUts, kDag };
   Kind kind = Kind::kFib;
   int fib_n = 30;
   const uts::Preset* uts_preset = nullptr;
+  std::string dag_path;         // kDag: a .wdag file, read when the runs start
   std::string spec = "fib:30";  // as given
 };
 

@@ -1,21 +1,28 @@
 // weft-sim: runs a workload on P simulated weft workers, or calibrates their costs
 // (docs/SIMULATOR.md).
-//   weft-sim run --workload fib:N|uts:PRESET [--workers 1,2,...] [--steal one,half,...]
+//   weft-sim run --workload fib:N|uts:PRESET|dag:FILE [--workers 1,2,...] [--steal one,...]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
+//   weft-sim record --workload NAME:SIZE --out FILE.wdag     (sim/record_cli.hpp)
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
-// published number of nodes. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
+// published number of nodes, a dag run each of the file's tasks once. Exit 0 on success, 1 if a
+// check fails, 2 for bad arguments.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/output_file.hpp"
 #include "sim/calibrate.hpp"
 #include "sim/cli_args.hpp"
 #include "sim/costs.hpp"
+#include "sim/dag_program.hpp"
+#include "sim/record_cli.hpp"
 #include "sim/report.hpp"
+#include "sim/wdag_file.hpp"
 #include "uts/presets.hpp"
 
 namespace {
@@ -28,6 +35,10 @@ using weft_sim::SimArgs;
 bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
              std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
+  // Read once for all the runs; a bad file throws WdagError before any of them.
+  std::optional<weft_sim::Dag> dag;
+  if (args.workload.kind == weft_sim::Workload::Kind::kDag)
+    dag = weft_sim::read_wdag(args.workload.dag_path);
   for (weft::StealMechanism mechanism : args.mechanisms) {
     for (unsigned p : args.workers) {
       for (const weft::StealPolicy& policy : args.policies) {
@@ -46,6 +57,9 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
           r.result =
               weft_sim::simulate(weft_sim::fib_program(args.workload.fib_n, costs.fib), config);
           expected_tasks = weft_sim::fib_spawns(args.workload.fib_n) + 1;
+        } else if (dag) {
+          r.result = weft_sim::simulate(weft_sim::dag_program(*dag), config);
+          expected_tasks = dag->tasks();
         } else {
           const uts::Tree tree(args.workload.uts_preset->params);
           r.result = weft_sim::simulate(weft_sim::uts_program(tree, costs.uts), config);
@@ -99,6 +113,8 @@ int calibrate_command(const SimArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "record")
+    return weft_sim::record_command(argc, argv);
   SimArgs args;
   if (const std::string error = weft_sim::parse_args(argc, argv, args); !error.empty()) {
     std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), weft_sim::usage().c_str());

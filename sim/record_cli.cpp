@@ -1,0 +1,121 @@
+#include "sim/record_cli.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "cli/output_file.hpp"
+#include "sim/dag_recorder.hpp"
+#include "sim/record_par.hpp"
+#include "sim/wdag_file.hpp"
+#include "workloads/suite.hpp"
+
+namespace weft_sim {
+namespace {
+
+std::string record_usage() {
+  return "usage: weft-sim record --workload NAME:SIZE --out FILE.wdag\n"
+         "Runs a compare workload (weft-bench compare's names and sizes, e.g. strassen:1024,\n"
+         "sparselu:50x100, fft:2^20, nqueens:12) once, serially, spawning where weft does, and\n"
+         "writes its task DAG with each strand's measured time (docs/WDAG.md). The output is\n"
+         "verified as compare verifies it. Exit 1 if it is wrong, 2 for bad arguments.\n";
+}
+
+struct RecordArgs {
+  std::string workload;
+  std::string out;
+};
+
+// "" or what is wrong.
+std::string parse(int argc, char** argv, RecordArgs& args, bool& help) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      help = true;
+      return "";
+    }
+    if (i + 1 >= argc) return std::string(flag) + " needs a value";
+    const std::string_view value = argv[++i];
+    if (flag == "--workload") {
+      args.workload = std::string(value);
+    } else if (flag == "--out") {
+      args.out = std::string(value);
+    } else {
+      return "record: unknown option '" + std::string(flag) + "'";
+    }
+  }
+  if (args.workload.empty()) return "record needs --workload NAME:SIZE";
+  if (args.out.empty()) return "record needs --out FILE";
+  return "";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int record_command(int argc, char** argv) {
+  RecordArgs args;
+  bool help = false;
+  if (const std::string e = parse(argc, argv, args, help); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: %s\n%s", e.c_str(), record_usage().c_str());
+    return 2;
+  }
+  if (help) {
+    std::fputs(record_usage().c_str(), stdout);
+    return 0;
+  }
+  workloads::Spec spec;
+  try {
+    spec = workloads::parse_spec(args.workload);
+  } catch (const workloads::SizeError& e) {
+    std::fprintf(stderr, "weft-sim: --workload %s\n", e.what());
+    return 2;
+  }
+  // Refused before the recording, not after it.
+  if (const std::string e = weft_bench::check_replaceable(args.out); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
+    return 2;
+  }
+  const std::string name = spec.text();
+  const std::uint64_t clock_cost_ps = measure_clock_cost_ps();
+  std::fprintf(stderr, "weft-sim record: %s: a clock read costs %.1f ns; recording\n", name.c_str(),
+               static_cast<double>(clock_cost_ps) / 1000);
+  const auto start = std::chrono::steady_clock::now();
+  DagRecorder recorder(clock_cost_ps, [&](std::uint64_t tasks) {
+    std::fprintf(stderr, "weft-sim record: %s: %llu tasks, %.1f s\n", name.c_str(),
+                 static_cast<unsigned long long>(tasks), seconds_since(start));
+  });
+  RecordPar par(recorder);
+  workloads::Outcome outcome;
+  Dag dag;
+  try {
+    outcome = workloads::run_spec(spec, par);
+    dag = recorder.finish(name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft-sim: record %s: %s\n", name.c_str(), e.what());
+    return 1;
+  }
+  const double seconds = seconds_since(start);
+  if (!outcome.error.empty()) {
+    std::fprintf(stderr, "weft-sim: record %s: wrong output: %s (nothing written)\n", name.c_str(),
+                 outcome.error.c_str());
+    return 1;
+  }
+  const std::string bytes = encode_wdag(dag);
+  if (const std::string e = weft_bench::replace_file(args.out, bytes); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
+    return 2;
+  }
+  std::printf("%s: %llu tasks, %llu ops, work %.3f ms, %zu bytes in %s (%s; recorded in %.2f s)\n",
+              name.c_str(), static_cast<unsigned long long>(dag.tasks()),
+              static_cast<unsigned long long>(dag.ops.size()),
+              static_cast<double>(dag.work_units() * dag.unit_ps) / 1e9, bytes.size(),
+              args.out.c_str(), outcome.result.c_str(), seconds);
+  return 0;
+}
+
+}  // namespace weft_sim

@@ -1,0 +1,214 @@
+// Recorded DAGs (sim/record_par.hpp, sim/wdag_file.hpp, sim/dag_program.hpp): a recorded
+// workload survives the file unchanged; the reader refuses a truncated file at every offset,
+// a bad magic or version, and each way a DAG can break weft's rules, naming the offset; and
+// the simulated recording makes weft's own spawns and inline joins on one worker and runs
+// every task once at any worker count. Nothing here depends on the times measured.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/costs.hpp"
+#include "sim/dag_program.hpp"
+#include "sim/dag_recorder.hpp"
+#include "sim/engine.hpp"
+#include "sim/record_par.hpp"
+#include "sim/wdag_file.hpp"
+#include "weft/weft.hpp"
+#include "workloads/fft.hpp"
+#include "workloads/nqueens.hpp"
+#include "workloads/sparselu.hpp"
+#include "workloads/strassen.hpp"
+#include "workloads/weft_par.hpp"
+
+namespace {
+
+using weft_sim::Dag;
+using weft_sim::DagOp;
+using weft_sim::DagOpKind;
+using weft_sim::WdagError;
+
+// Records one serial run of W; the run must verify.
+template <class W>
+Dag record(const typename W::Params& params, const char* spec) {
+  weft_sim::DagRecorder recorder(weft_sim::measure_clock_cost_ps());
+  weft_sim::RecordPar par(recorder);
+  const workloads::Outcome outcome = workloads::measure<W>(params, par);
+  EXPECT_EQ(outcome.error, "") << spec;
+  return recorder.finish(spec);
+}
+
+// Strassen at 64 with base 16: two levels, 56 product tasks.
+const workloads::Strassen::Params kStrassen{.n = 64, .base = 16};
+
+DagOp work(std::uint64_t units) { return DagOp::make(DagOpKind::kWork, units); }
+DagOp spawn(std::uint64_t child) { return DagOp::make(DagOpKind::kSpawn, child); }
+DagOp join(std::uint64_t child) { return DagOp::make(DagOpKind::kJoin, child); }
+DagOp end() { return DagOp::make(DagOpKind::kEnd, 0); }
+
+// A DAG from each task's ops.
+Dag dag_of(const std::vector<std::vector<DagOp>>& tasks) {
+  Dag dag;
+  dag.spec = "hand";
+  dag.clock_cost_ps = 20'000;
+  for (const std::vector<DagOp>& ops : tasks) {
+    dag.ops.insert(dag.ops.end(), ops.begin(), ops.end());
+    dag.first_op.push_back(dag.ops.size());
+  }
+  return dag;
+}
+
+// The message of the WdagError that decoding `bytes` throws, or "" if none is thrown.
+std::string decode_error(const std::string& bytes) {
+  try {
+    (void)weft_sim::decode_wdag(bytes, "f.wdag");
+  } catch (const WdagError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_error(const std::string& bytes, const std::string& where, const std::string& what) {
+  const std::string error = decode_error(bytes);
+  EXPECT_NE(error.find("f.wdag: offset " + where), std::string::npos) << error;
+  EXPECT_NE(error.find(what), std::string::npos) << error;
+}
+
+TEST(SimWdag, ARecordedWorkloadSurvivesTheFile) {
+  const Dag dag = record<workloads::Strassen>(kStrassen, "strassen:64");
+  EXPECT_EQ(dag.tasks(), 57u);  // the root and 7 + 49 products
+  EXPECT_EQ(weft_sim::decode_wdag(weft_sim::encode_wdag(dag), "f.wdag"), dag);
+
+  const std::string path = ::testing::TempDir() + "sim_wdag_test.wdag";
+  ASSERT_EQ(weft_sim::write_wdag(path, dag), "");
+  const Dag read = weft_sim::read_wdag(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(read, dag);
+  EXPECT_EQ(read.spec, "strassen:64");
+  EXPECT_EQ(read.unit_ps, 1000u);
+}
+
+TEST(SimWdag, EveryTruncationIsRefusedWithItsOffset) {
+  const std::string bytes = weft_sim::encode_wdag(
+      dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
+              {work(1), end()},
+              {spawn(3), work(70000), join(3), end()},
+              {end()}}));
+  ASSERT_EQ(decode_error(bytes), "");
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    const std::string error = decode_error(bytes.substr(0, size));
+    EXPECT_NE(error.find("f.wdag: offset "), std::string::npos) << size << ": " << error;
+  }
+}
+
+TEST(SimWdag, TheHeaderIsChecked) {
+  const std::string good = weft_sim::encode_wdag(dag_of({{work(5), end()}}));
+  std::string bytes = good;
+  bytes[1] = 'X';
+  expect_error(bytes, "0: magic", "not a .wdag file");
+  bytes = good;
+  bytes[8] = 2;
+  expect_error(bytes, "8: version", "version 2");
+  // "hand" is 4 bytes from offset 16: tasks at 20, ops at 28, unit_ps at 44.
+  bytes = good;
+  bytes[20] = 9;
+  expect_error(bytes, "20: tasks", "9 tasks");
+  bytes = good;
+  bytes[28] = 3;
+  expect_error(bytes, "28: ops", "the header says 3, the tasks have 2");
+  bytes = good;
+  bytes[44] = 0;
+  bytes[45] = 0;
+  expect_error(bytes, "44: unit_ps", "zero");
+  expect_error(good + '\0', std::to_string(good.size()) + ": end of file", "1 bytes after");
+}
+
+TEST(SimWdag, ADagThatBreaksWeftsRulesIsRefused) {
+  // The body starts at 52: task 0's op count, then its ops, a byte each here.
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(1), join(2), end()}, {end()}, {end()}})),
+               "54: task 0 op 1", "join of task 2, which this task has not spawned");
+  expect_error(
+      weft_sim::encode_wdag(dag_of({{spawn(1), spawn(2), join(1), end()}, {end()}, {end()}})),
+      "55: task 0 op 2", "join of task 1, not the newest unjoined child (task 2)");
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(5), join(5), end()}, {end()}})),
+               "53: task 0 op 0", "spawn of task 0 + 5, out of range");
+  expect_error(
+      weft_sim::encode_wdag(dag_of({{spawn(1), join(1), spawn(1), join(1), end()}, {end()}})),
+      "55: task 0 op 2", "task 1 spawned twice");
+  expect_error(weft_sim::encode_wdag(dag_of({{work(1), end()}, {end()}})), "55: task 1 op_count",
+               "never spawned");
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(1), end()}, {end()}})), "54: task 0 op 1",
+               "1 children not joined");
+  expect_error(weft_sim::encode_wdag(dag_of({{end(), work(1)}})), "53: task 0 op 0",
+               "an end before the task's last op");
+  expect_error(weft_sim::encode_wdag(dag_of({{work(1)}})), "53: task 0 op 0",
+               "last op is not an end");
+}
+
+// The spawns and inline joins of one run on a one-worker weft::Runtime.
+template <class W>
+weft::WorkerStats weft_one_worker(const typename W::Params& params) {
+  weft::Config config;
+  config.workers = 1;
+  weft::Runtime runtime(config);
+  weft::Stats stats;
+  workloads::WeftPar par(runtime, &stats);
+  EXPECT_EQ(workloads::measure<W>(params, par).error, "");
+  return stats.total;
+}
+
+weft_sim::SimResult simulate(const Dag& dag, unsigned workers, weft::StealMechanism mechanism) {
+  return weft_sim::simulate(weft_sim::dag_program(dag),
+                            weft_sim::EngineConfig{.workers = workers,
+                                                   .mechanism = mechanism,
+                                                   .costs = weft_sim::uncalibrated_costs().engine});
+}
+
+template <class W>
+void expect_weft_counts_on_one_worker(const typename W::Params& params, const char* spec) {
+  const Dag dag = record<W>(params, spec);
+  const weft::WorkerStats real = weft_one_worker<W>(params);
+  const weft_sim::SimResult sim = simulate(dag, 1, weft::StealMechanism::kConcurrent);
+  EXPECT_GT(real.spawns, 0u) << spec;
+  EXPECT_EQ(real.overflow_spawns, 0u) << spec;
+  EXPECT_EQ(sim.counters.spawns, real.spawns) << spec;
+  EXPECT_EQ(sim.counters.inline_joins, real.inline_joins) << spec;
+  EXPECT_EQ(dag.tasks(), real.spawns + 1) << spec;
+}
+
+TEST(SimWdag, OnOneWorkerARecordingMakesWeftsSpawnsAndInlineJoins) {
+  expect_weft_counts_on_one_worker<workloads::Strassen>(kStrassen, "strassen:64");
+  // Invokes (fft), scopes wider than weft::Scope's inline futures (sparselu) and
+  // data-dependent scopes (nqueens).
+  expect_weft_counts_on_one_worker<workloads::Fft>({.log2_points = 14}, "fft:2^14");
+  expect_weft_counts_on_one_worker<workloads::SparseLu>({.blocks = 12, .block_size = 4},
+                                                        "sparselu:12x4");
+  expect_weft_counts_on_one_worker<workloads::NQueens>({.n = 6}, "nqueens:6");
+}
+
+TEST(SimWdag, EveryRecordedTaskRunsOnceAtAnyWorkerCount) {
+  const Dag dag = record<workloads::Strassen>(kStrassen, "strassen:64");
+  for (weft::StealMechanism mechanism :
+       {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest}) {
+    for (unsigned p : {1u, 2u, 4u}) {
+      const weft_sim::SimResult r = simulate(dag, p, mechanism);
+      EXPECT_EQ(r.tasks, dag.tasks()) << p;
+      EXPECT_EQ(r.counters.spawns + 1, dag.tasks()) << p;
+    }
+  }
+}
+
+TEST(SimWdag, OneWorkerTakesTheRecordedWorkPlusTheFrames) {
+  // 3 + 200 + 1 + 70000 units of 1000 ps, and three spawns with their inline joins.
+  const Dag dag = dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
+                          {work(1), end()},
+                          {spawn(3), work(70000), join(3), end()},
+                          {end()}});
+  const weft_sim::EngineCosts costs = weft_sim::uncalibrated_costs().engine;
+  const weft_sim::SimResult r = simulate(dag, 1, weft::StealMechanism::kConcurrent);
+  EXPECT_EQ(r.makespan_ps, 70204u * 1000 + 3 * (costs.spawn_ps + costs.join_inline_ps));
+}
+
+}  // namespace
