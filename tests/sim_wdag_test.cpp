@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/costs.hpp"
@@ -103,25 +104,19 @@ TEST(SimWdag, EveryTruncationIsRefusedWithItsOffset) {
   }
 }
 
+// `bytes` with `with` written over it from `offset`.
+std::string patched(std::string bytes, std::size_t offset, std::string_view with) {
+  return bytes.replace(offset, with.size(), with);
+}
+
 TEST(SimWdag, TheHeaderIsChecked) {
   const std::string good = weft_sim::encode_wdag(dag_of({{work(5), end()}}));
-  std::string bytes = good;
-  bytes[1] = 'X';
-  expect_error(bytes, "0: magic", "not a .wdag file");
-  bytes = good;
-  bytes[8] = 2;
-  expect_error(bytes, "8: version", "version 2");
-  // "hand" is 4 bytes from offset 16: tasks at 20, ops at 28, unit_ps at 44.
-  bytes = good;
-  bytes[20] = 9;
-  expect_error(bytes, "20: tasks", "9 tasks");
-  bytes = good;
-  bytes[28] = 3;
-  expect_error(bytes, "28: ops", "the header says 3, the tasks have 2");
-  bytes = good;
-  bytes[44] = 0;
-  bytes[45] = 0;
-  expect_error(bytes, "44: unit_ps", "zero");
+  expect_error(patched(good, 1, "X"), "0: magic", "not a .wdag file");
+  expect_error(patched(good, 8, "\x02"), "8: version", "version 2");
+  // "hand" is 4 bytes from offset 16: tasks at 20, ops at 28, unit_ps (1000) at 44.
+  expect_error(patched(good, 20, "\x09"), "20: tasks", "9 tasks");
+  expect_error(patched(good, 28, "\x03"), "28: ops", "the header says 3, the tasks have 2");
+  expect_error(patched(good, 44, std::string(2, '\0')), "44: unit_ps", "zero");
   expect_error(good + '\0', std::to_string(good.size()) + ": end of file", "1 bytes after");
 }
 
