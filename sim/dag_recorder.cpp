@@ -54,10 +54,10 @@ void DagRecorder::pause() {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - segment_start_);
   const std::uint64_t ps =
       static_cast<std::uint64_t>(std::max<std::int64_t>(ns.count(), 0)) * kUnitPs;
-  // Rounded to the unit; a segment no longer than the clock read leaves no op.
+  // Rounded to the unit; a segment no longer than the clock read is 0.
   const std::uint64_t units =
       (ps > clock_cost_ps_ ? ps - clock_cost_ps_ + kUnitPs / 2 : 0) / kUnitPs;
-  if (units > 0) running().push_back(DagOp::make(DagOpKind::kWork, units));
+  running().push_back(DagOp::make(DagOpKind::kWork, units));
 }
 
 std::uint64_t DagRecorder::spawn() {

@@ -32,8 +32,9 @@ class DagRecorder {
 
   // Starts the root task's first segment. Once per recorder.
   void start();
-  // Ends the running task's segment: adds a work op of its time, if any is left after the
-  // clock's cost.
+  // Ends the running task's segment: adds a work op of its time less the clock's cost,
+  // zero included, so that every recording of a workload has its work ops in the same
+  // places (median_dag, sim/dag_median.hpp, merges them and drops the zeros).
   void pause();
   // Starts the running task's next segment.
   void resume() { segment_start_ = Clock::now(); }
@@ -46,7 +47,7 @@ class DagRecorder {
   // While paused: the running task ends; its parent, if any, is running again.
   void end();
 
-  // The recorded DAG, once the root has ended.
+  // The recorded DAG, once the root has ended, a work op before every spawn, join and end.
   Dag finish(std::string spec);
 
  private:

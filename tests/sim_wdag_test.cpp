@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/costs.hpp"
+#include "sim/dag_median.hpp"
 #include "sim/dag_program.hpp"
 #include "sim/dag_recorder.hpp"
 #include "sim/engine.hpp"
@@ -140,6 +141,23 @@ TEST(SimWdag, ADagThatBreaksWeftsRulesIsRefused) {
                "an end before the task's last op");
   expect_error(weft_sim::encode_wdag(dag_of({{work(1)}})), "53: task 0 op 0",
                "last op is not an end");
+}
+
+TEST(SimWdag, RepeatedRecordingsMergeIntoTheMedianTimes) {
+  const Dag a = dag_of({{work(4), spawn(1), work(0), join(1), work(9), end()}, {work(7), end()}});
+  const Dag b = dag_of({{work(2), spawn(1), work(0), join(1), work(1), end()}, {work(0), end()}});
+  const Dag c = dag_of({{work(3), spawn(1), work(0), join(1), work(5), end()}, {work(9), end()}});
+  // The medians 3, 0 (dropped), 5 and 7.
+  EXPECT_EQ(weft_sim::median_dag({a, b, c}),
+            dag_of({{work(3), spawn(1), join(1), work(5), end()}, {work(7), end()}}));
+  EXPECT_EQ(weft_sim::median_dag({b}),
+            dag_of({{work(2), spawn(1), join(1), work(1), end()}, {end()}}));
+  const Dag other = dag_of({{work(3), spawn(1), join(1), work(5), end()}, {work(9), end()}});
+  EXPECT_THROW((void)weft_sim::median_dag({a, other}), weft_sim::RecordingMismatch);
+  // Two recordings of a workload agree op for op but in their times.
+  const Dag first = record<workloads::NQueens>({.n = 6}, "nqueens:6");
+  const Dag second = record<workloads::NQueens>({.n = 6}, "nqueens:6");
+  EXPECT_EQ(weft_sim::median_dag({first, second}).tasks(), first.tasks());
 }
 
 // The spawns and inline joins of one run on a one-worker weft::Runtime.
