@@ -62,6 +62,14 @@ Dag dag_of(const std::vector<std::vector<DagOp>>& tasks) {
   return dag;
 }
 
+// Four tasks: nested spawns, joins newest first, a work op of three varint bytes.
+Dag small_dag() {
+  return dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
+                 {work(1), end()},
+                 {spawn(3), work(70000), join(3), end()},
+                 {end()}});
+}
+
 // The message of the WdagError that decoding `bytes` throws, or "" if none is thrown.
 std::string decode_error(const std::string& bytes) {
   try {
@@ -93,16 +101,27 @@ TEST(SimWdag, ARecordedWorkloadSurvivesTheFile) {
 }
 
 TEST(SimWdag, EveryTruncationIsRefusedWithItsOffset) {
-  const std::string bytes = weft_sim::encode_wdag(
-      dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
-              {work(1), end()},
-              {spawn(3), work(70000), join(3), end()},
-              {end()}}));
+  const std::string bytes = weft_sim::encode_wdag(small_dag());
   ASSERT_EQ(decode_error(bytes), "");
   for (std::size_t size = 0; size < bytes.size(); ++size) {
     const std::string error = decode_error(bytes.substr(0, size));
     EXPECT_NE(error.find("f.wdag: offset "), std::string::npos) << size << ": " << error;
   }
+}
+
+// A corrupt byte anywhere is refused or read as another valid DAG, and never read out of
+// bounds (the sanitized builds run this).
+TEST(SimWdag, ACorruptByteIsRefusedOrReadSafely) {
+  const std::string good = weft_sim::encode_wdag(small_dag());
+  int refused = 0;
+  for (std::size_t at = 0; at < good.size(); ++at) {
+    for (const char byte : {'\x00', '\x01', '\x7f', '\x80', '\xff'}) {
+      std::string bytes = good;
+      bytes.replace(at, 1, 1, byte);
+      refused += decode_error(bytes).empty() ? 0 : 1;
+    }
+  }
+  EXPECT_GT(refused, 0);
 }
 
 // `bytes` with `with` written over it from `offset`.
@@ -215,10 +234,7 @@ TEST(SimWdag, EveryRecordedTaskRunsOnceAtAnyWorkerCount) {
 
 TEST(SimWdag, OneWorkerTakesTheRecordedWorkPlusTheFrames) {
   // 3 + 200 + 1 + 70000 units of 1000 ps, and three spawns with their inline joins.
-  const Dag dag = dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
-                          {work(1), end()},
-                          {spawn(3), work(70000), join(3), end()},
-                          {end()}});
+  const Dag dag = small_dag();
   const weft_sim::EngineCosts costs = weft_sim::uncalibrated_costs().engine;
   const weft_sim::SimResult r = simulate(dag, 1, weft::StealMechanism::kConcurrent);
   EXPECT_EQ(r.makespan_ps, 70204u * 1000 + 3 * (costs.spawn_ps + costs.join_inline_ps));
