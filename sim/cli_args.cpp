@@ -84,7 +84,14 @@ std::string parse_workload(std::string_view spec, Workload& w) {
     w.kind = Workload::Kind::kUts;
     return "";
   }
-  return "--workload '" + std::string(spec) + "' is not fib:N, uts:PRESET or uts:\"FLAGS\"";
+  if (spec.starts_with("dag:")) {
+    if (spec.size() == 4) return "--workload dag:FILE needs a file";
+    w.kind = Workload::Kind::kDag;
+    w.dag_path = std::string(spec.substr(4));
+    return "";
+  }
+  return "--workload '" + std::string(spec) +
+         "' is not fib:N, uts:PRESET, uts:\"FLAGS\" or dag:FILE";
 }
 
 std::string parse_args(int argc, char** argv, SimArgs& args) {
@@ -163,15 +170,17 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
 
 std::string usage() {
   return "usage:\n"
-         "  weft-sim run [--workload fib:N|uts:PRESET|uts:\"FLAGS\"] [--workers 1,2]\n"
-         "               [--steal one,...]\n"
+         "  weft-sim run [--workload fib:N|uts:PRESET|uts:\"FLAGS\"|dag:FILE]\n"
+         "               [--workers 1,2] [--steal one,...]\n"
          "               [--mechanism concurrent,request]\n"
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
+         "  weft-sim record --workload NAME:SIZE --out FILE.wdag\n"
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
-         "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
+         "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count,\n"
+         "dag:FILE (a .wdag that record wrote, docs/WDAG.md) run each of its tasks once.\n"
          "uts:\"-t 0 -b 2000 -q 0.124875 -m 8 -r 42\" is a tree in the UTS reference's\n"
          "flags (over a preset: uts:\"T3 -r 7\"); one no preset publishes is counted\n"
          "serially first.\n"
@@ -183,7 +192,10 @@ std::string usage() {
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
          "weft worker, serial UTS traversals, membarrier with the other CPUs busy) and\n"
          "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
-         "and say so. Exit 1 if a check fails, 2 for bad arguments.\n";
+         "and say so.\n"
+         "record: runs a compare workload serially as weft spawns it and writes its task\n"
+         "DAG with measured strand times (weft-sim record --help).\n"
+         "Exit 1 if a check fails, 2 for bad arguments or a bad .wdag.\n";
 }
 
 }  // namespace weft_sim

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,14 +13,19 @@
 
 namespace weft_sim {
 
+struct Dag;  // sim/dag.hpp
+
 struct Workload {
-  enum class Kind : std::uint8_t { kFib, kUts };
+  enum class Kind : std::uint8_t { kFib, kUts, kDag };
   Kind kind = Kind::kFib;
   int fib_n = 30;
   // uts: the tree, and its size when a preset with these parameters publishes it (otherwise
   // the run counts the tree serially first, so that every run is still checked).
   uts::TreeParams uts_params;
   std::optional<std::uint64_t> uts_nodes;
+  // dag: a .wdag file, read by load_workload (sim/workload.hpp) before the runs start.
+  std::string dag_path;
+  std::shared_ptr<const Dag> dag;
   std::string spec = "fib:30";  // as given
 };
 

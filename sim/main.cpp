@@ -1,11 +1,13 @@
 // weft-sim: runs a workload on P simulated weft workers, or calibrates their costs
 // (docs/SIMULATOR.md).
-//   weft-sim run --workload fib:N|uts:PRESET|uts:"FLAGS" [--workers 1,2,...] [--steal one,half,...]
+//   weft-sim run --workload fib:N|uts:PRESET|uts:"FLAGS"|dag:FILE [--workers 1,2,...]
+//                [--steal one,half,...]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
+//   weft-sim record --workload NAME:SIZE --out FILE.wdag     (sim/record_cli.hpp)
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
-// published number of nodes (a tree no preset publishes is counted serially first). Exit 0 on
-// success, 1 if a check fails, 2 for bad arguments.
+// published number of nodes (a tree no preset publishes is counted serially first), a dag run
+// each of the file's tasks once. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -18,6 +20,7 @@
 #include "sim/cli_args.hpp"
 #include "sim/costs.hpp"
 #include "sim/paper_cli.hpp"
+#include "sim/record_cli.hpp"
 #include "sim/report.hpp"
 #include "sim/workload.hpp"
 
@@ -31,7 +34,10 @@ using weft_sim::SimArgs;
 bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
              std::vector<weft_sim::RunRecord>& records) {
   bool ok = true;
-  const std::uint64_t expected = weft_sim::expected_tasks(args.workload);
+  // A dag is read once for all the runs; a bad file throws WdagError before any of them.
+  weft_sim::Workload workload = args.workload;
+  weft_sim::load_workload(workload);
+  const std::uint64_t expected = weft_sim::expected_tasks(workload);
   for (weft::StealMechanism mechanism : args.mechanisms) {
     for (unsigned p : args.workers) {
       for (const weft::StealPolicy& policy : args.policies) {
@@ -45,7 +51,7 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
         r.mechanism = weft::mechanism_name(mechanism);
         r.steal = policy.spec();
         r.seed = args.seed;
-        r.result = weft_sim::simulate_workload(args.workload, costs, config);
+        r.result = weft_sim::simulate_workload(workload, costs, config);
         r.verified = r.result.tasks == expected && r.result.counters.spawns + 1 == expected;
         if (!r.verified) {
           std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
@@ -94,6 +100,9 @@ int calibrate_command(const SimArgs& args) {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "paper") return weft_sim::paper_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "record") {
+    return weft_sim::record_command(argc, argv);
+  }
   SimArgs args;
   if (const std::string error = weft_sim::parse_args(argc, argv, args); !error.empty()) {
     std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), weft_sim::usage().c_str());

@@ -39,6 +39,7 @@ class Runner {
            const std::vector<unsigned>& workers) {
     Workload w;
     if (const std::string e = parse_workload(spec, w); !e.empty()) throw std::logic_error(e);
+    load_workload(w);
     const std::uint64_t expected = expected_tasks(w);
     Runs runs;
     for (const std::string& policy : policies) {

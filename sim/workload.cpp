@@ -2,15 +2,24 @@
 
 #include <cstdio>
 
+#include "sim/dag_program.hpp"
 #include "sim/fib_program.hpp"
 #include "sim/uts_program.hpp"
+#include "sim/wdag_file.hpp"
 #include "uts/tree_flags.hpp"
 #include "uts/uts_seq.hpp"
 
 namespace weft_sim {
 
+void load_workload(Workload& workload) {
+  if (workload.kind == Workload::Kind::kDag && !workload.dag) {
+    workload.dag = std::make_shared<const Dag>(read_wdag(workload.dag_path));
+  }
+}
+
 std::uint64_t expected_tasks(const Workload& workload) {
   if (workload.kind == Workload::Kind::kFib) return fib_spawns(workload.fib_n) + 1;
+  if (workload.kind == Workload::Kind::kDag) return workload.dag->tasks();
   if (workload.uts_nodes) return *workload.uts_nodes;
   std::fprintf(stderr, "weft-sim: no preset publishes the size of %s; counting it serially\n",
                uts::to_args(workload.uts_params).c_str());
@@ -22,6 +31,7 @@ SimResult simulate_workload(const Workload& workload, const Costs& costs,
   if (workload.kind == Workload::Kind::kFib) {
     return simulate(fib_program(workload.fib_n, costs.fib), config);
   }
+  if (workload.kind == Workload::Kind::kDag) return simulate(dag_program(*workload.dag), config);
   const uts::Tree tree(workload.uts_params);  // outlives the simulation that reads it
   return simulate(uts_program(tree, costs.uts), config);
 }

@@ -12,11 +12,15 @@
 
 namespace weft_sim {
 
+// Reads a dag workload's file into workload.dag (throws WdagError, sim/wdag_file.hpp); other
+// workloads need nothing read.
+void load_workload(Workload& workload);
+
 // The task count a run of `workload` must make. A UTS tree that no preset publishes is
 // counted by the serial traversal, once per call: call it once per workload.
 std::uint64_t expected_tasks(const Workload& workload);
 
-// Simulates `workload` under `config` with `costs`' program costs.
+// Simulates `workload` (loaded) under `config` with `costs`' program costs.
 SimResult simulate_workload(const Workload& workload, const Costs& costs,
                             const EngineConfig& config);
 

@@ -1,0 +1,149 @@
+#include "sim/record_cli.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/output_file.hpp"
+#include "sim/dag_median.hpp"
+#include "sim/dag_recorder.hpp"
+#include "sim/record_par.hpp"
+#include "sim/wdag_file.hpp"
+#include "workloads/suite.hpp"
+
+namespace weft_sim {
+namespace {
+
+constexpr int kMaxRepeat = 99;
+
+std::string record_usage() {
+  return "usage: weft-sim record --workload NAME:SIZE --out FILE.wdag [--repeat 1]\n"
+         "Runs a compare workload (weft-bench compare's names and sizes, e.g. strassen:1024,\n"
+         "sparselu:50x100, fft:2^20, nqueens:12) serially, spawning where weft does, and\n"
+         "writes its task DAG with each strand's measured time (docs/WDAG.md). With\n"
+         "--repeat R it runs R times and keeps each strand's median time (the runs must\n"
+         "spawn alike). Every run's output is verified as compare verifies it.\n"
+         "Exit 1 if one is wrong, 2 for bad arguments.\n";
+}
+
+struct RecordArgs {
+  std::string workload;
+  std::string out;
+  int repeat = 1;
+  bool help = false;
+};
+
+// "" or what is wrong.
+std::string parse(int argc, char** argv, RecordArgs& args) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      args.help = true;
+      return "";
+    }
+    if (i + 1 >= argc) return std::string(flag) + " needs a value";
+    const std::string_view value = argv[++i];
+    if (flag == "--workload") {
+      args.workload = std::string(value);
+    } else if (flag == "--out") {
+      args.out = std::string(value);
+    } else if (flag == "--repeat") {
+      const auto [end, ec] =
+          std::from_chars(value.data(), value.data() + value.size(), args.repeat);
+      if (ec != std::errc{} || end != value.data() + value.size() || args.repeat < 1 ||
+          args.repeat > kMaxRepeat)
+        return "--repeat: '" + std::string(value) + "' is not a count in [1, " +
+               std::to_string(kMaxRepeat) + "]";
+    } else {
+      return "record: unknown option '" + std::string(flag) + "'";
+    }
+  }
+  if (args.workload.empty()) return "record needs --workload NAME:SIZE";
+  if (args.out.empty()) return "record needs --out FILE";
+  return "";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One verified recording of `spec`; throws std::runtime_error if its output is wrong.
+Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::string& result) {
+  const std::string name = spec.text();
+  const auto start = std::chrono::steady_clock::now();
+  // A line a second at most: a short recording says nothing until its summary.
+  double reported = 1;
+  DagRecorder recorder(clock_cost_ps, [&](std::uint64_t tasks) {
+    if (const double s = seconds_since(start); s >= reported) {
+      std::fprintf(stderr, "weft-sim record: %s: %llu tasks, %.1f s\n", name.c_str(),
+                   static_cast<unsigned long long>(tasks), s);
+      reported = s + 1;
+    }
+  });
+  RecordPar par(recorder);
+  const workloads::Outcome outcome = workloads::run_spec(spec, par);
+  if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
+  result = outcome.result;
+  std::fprintf(stderr, "weft-sim record: %s: the recorded run took %.2f s (%.2f s in all)\n",
+               name.c_str(), outcome.seconds, seconds_since(start));
+  return recorder.finish(name);
+}
+
+}  // namespace
+
+int record_command(int argc, char** argv) {
+  RecordArgs args;
+  if (const std::string e = parse(argc, argv, args); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: %s\n%s", e.c_str(), record_usage().c_str());
+    return 2;
+  }
+  if (args.help) {
+    std::fputs(record_usage().c_str(), stdout);
+    return 0;
+  }
+  workloads::Spec spec;
+  try {
+    spec = workloads::parse_spec(args.workload);
+  } catch (const workloads::SizeError& e) {
+    std::fprintf(stderr, "weft-sim: --workload %s\n", e.what());
+    return 2;
+  }
+  // Refused before the recording, not after it.
+  if (const std::string e = weft_bench::check_replaceable(args.out); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
+    return 2;
+  }
+  const std::string name = spec.text();
+  const std::uint64_t clock_cost_ps = measure_clock_cost_ps();
+  std::fprintf(stderr, "weft-sim record: %s: a clock read costs %.1f ns\n", name.c_str(),
+               static_cast<double>(clock_cost_ps) / 1000);
+  const auto start = std::chrono::steady_clock::now();
+  std::string result;
+  Dag dag;
+  try {
+    std::vector<Dag> runs;
+    for (int r = 0; r < args.repeat; ++r) runs.push_back(record_once(spec, clock_cost_ps, result));
+    dag = median_dag(runs);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft-sim: record %s: %s (nothing written)\n", name.c_str(), e.what());
+    return 1;
+  }
+  const std::string bytes = encode_wdag(dag);
+  if (const std::string e = weft_bench::replace_file(args.out, bytes); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
+    return 2;
+  }
+  std::printf("%s: %llu tasks, %llu ops, work %.3f ms, %zu bytes in %s (%s; %d run%s, %.2f s)\n",
+              name.c_str(), static_cast<unsigned long long>(dag.tasks()),
+              static_cast<unsigned long long>(dag.ops.size()),
+              static_cast<double>(dag.work_units() * dag.unit_ps) / 1e9, bytes.size(),
+              args.out.c_str(), result.c_str(), args.repeat, args.repeat == 1 ? "" : "s",
+              seconds_since(start));
+  return 0;
+}
+
+}  // namespace weft_sim

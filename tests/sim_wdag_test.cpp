@@ -1,0 +1,243 @@
+// Recorded DAGs (sim/record_par.hpp, sim/wdag_file.hpp, sim/dag_program.hpp): a recorded
+// workload survives the file unchanged; the reader refuses a truncated file at every offset,
+// a bad magic or version, and each way a DAG can break weft's rules, naming the offset; and
+// the simulated recording makes weft's own spawns and inline joins on one worker and runs
+// every task once at any worker count. Nothing here depends on the times measured.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/costs.hpp"
+#include "sim/dag_median.hpp"
+#include "sim/dag_program.hpp"
+#include "sim/dag_recorder.hpp"
+#include "sim/engine.hpp"
+#include "sim/record_par.hpp"
+#include "sim/wdag_file.hpp"
+#include "weft/weft.hpp"
+#include "workloads/fft.hpp"
+#include "workloads/nqueens.hpp"
+#include "workloads/sparselu.hpp"
+#include "workloads/strassen.hpp"
+#include "workloads/weft_par.hpp"
+
+namespace {
+
+using weft_sim::Dag;
+using weft_sim::DagOp;
+using weft_sim::DagOpKind;
+using weft_sim::WdagError;
+
+// Records one serial run of W; the run must verify.
+template <class W>
+Dag record(const typename W::Params& params, const char* spec) {
+  weft_sim::DagRecorder recorder(weft_sim::measure_clock_cost_ps());
+  weft_sim::RecordPar par(recorder);
+  const workloads::Outcome outcome = workloads::measure<W>(params, par);
+  EXPECT_EQ(outcome.error, "") << spec;
+  return recorder.finish(spec);
+}
+
+// Strassen at 64 with base 16: two levels, 56 product tasks.
+const workloads::Strassen::Params kStrassen{.n = 64, .base = 16};
+
+DagOp work(std::uint64_t units) { return DagOp::make(DagOpKind::kWork, units); }
+DagOp spawn(std::uint64_t child) { return DagOp::make(DagOpKind::kSpawn, child); }
+DagOp join(std::uint64_t child) { return DagOp::make(DagOpKind::kJoin, child); }
+DagOp end() { return DagOp::make(DagOpKind::kEnd, 0); }
+
+// A DAG from each task's ops.
+Dag dag_of(const std::vector<std::vector<DagOp>>& tasks) {
+  Dag dag;
+  dag.spec = "hand";
+  dag.clock_cost_ps = 20'000;
+  for (const std::vector<DagOp>& ops : tasks) {
+    dag.ops.insert(dag.ops.end(), ops.begin(), ops.end());
+    dag.first_op.push_back(dag.ops.size());
+  }
+  return dag;
+}
+
+// Four tasks: nested spawns, joins newest first, a work op of three varint bytes.
+Dag small_dag() {
+  return dag_of({{work(3), spawn(1), spawn(2), work(200), join(2), join(1), end()},
+                 {work(1), end()},
+                 {spawn(3), work(70000), join(3), end()},
+                 {end()}});
+}
+
+// The message of the WdagError that decoding `bytes` throws, or "" if none is thrown.
+std::string decode_error(const std::string& bytes) {
+  try {
+    (void)weft_sim::decode_wdag(bytes, "f.wdag");
+  } catch (const WdagError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_error(const std::string& bytes, const std::string& where, const std::string& what) {
+  const std::string error = decode_error(bytes);
+  EXPECT_NE(error.find("f.wdag: offset " + where), std::string::npos) << error;
+  EXPECT_NE(error.find(what), std::string::npos) << error;
+}
+
+TEST(SimWdag, ARecordedWorkloadSurvivesTheFile) {
+  const Dag dag = record<workloads::Strassen>(kStrassen, "strassen:64");
+  EXPECT_EQ(dag.tasks(), 57u);  // the root and 7 + 49 products
+  EXPECT_EQ(weft_sim::decode_wdag(weft_sim::encode_wdag(dag), "f.wdag"), dag);
+
+  const std::string path = ::testing::TempDir() + "sim_wdag_test.wdag";
+  ASSERT_EQ(weft_sim::write_wdag(path, dag), "");
+  const Dag read = weft_sim::read_wdag(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(read, dag);
+  EXPECT_EQ(read.spec, "strassen:64");
+  EXPECT_EQ(read.unit_ps, 1000u);
+}
+
+TEST(SimWdag, EveryTruncationIsRefusedWithItsOffset) {
+  const std::string bytes = weft_sim::encode_wdag(small_dag());
+  ASSERT_EQ(decode_error(bytes), "");
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    const std::string error = decode_error(bytes.substr(0, size));
+    EXPECT_NE(error.find("f.wdag: offset "), std::string::npos) << size << ": " << error;
+  }
+}
+
+// A corrupt byte anywhere is refused or read as another valid DAG, and never read out of
+// bounds (the sanitized builds run this).
+TEST(SimWdag, ACorruptByteIsRefusedOrReadSafely) {
+  const std::string good = weft_sim::encode_wdag(small_dag());
+  int refused = 0;
+  for (std::size_t at = 0; at < good.size(); ++at) {
+    for (const char byte : {'\x00', '\x01', '\x7f', '\x80', '\xff'}) {
+      std::string bytes = good;
+      bytes.replace(at, 1, 1, byte);
+      refused += decode_error(bytes).empty() ? 0 : 1;
+    }
+  }
+  EXPECT_GT(refused, 0);
+}
+
+// `bytes` with `with` written over it from `offset`.
+std::string patched(std::string bytes, std::size_t offset, std::string_view with) {
+  return bytes.replace(offset, with.size(), with);
+}
+
+TEST(SimWdag, TheHeaderIsChecked) {
+  const std::string good = weft_sim::encode_wdag(dag_of({{work(5), end()}}));
+  expect_error(patched(good, 1, "X"), "0: magic", "not a .wdag file");
+  expect_error(patched(good, 8, "\x02"), "8: version", "version 2");
+  // "hand" is 4 bytes from offset 16: tasks at 20, ops at 28, unit_ps (1000) at 44.
+  expect_error(patched(good, 20, "\x09"), "20: tasks", "9 tasks");
+  expect_error(patched(good, 28, "\x03"), "28: ops", "the header says 3, the tasks have 2");
+  expect_error(patched(good, 44, std::string(2, '\0')), "44: unit_ps", "zero");
+  expect_error(good + '\0', std::to_string(good.size()) + ": end of file", "1 bytes after");
+}
+
+TEST(SimWdag, ADagThatBreaksWeftsRulesIsRefused) {
+  // The body starts at 52: task 0's op count, then its ops, a byte each here.
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(1), join(2), end()}, {end()}, {end()}})),
+               "54: task 0 op 1", "join of task 2, which this task has not spawned");
+  expect_error(
+      weft_sim::encode_wdag(dag_of({{spawn(1), spawn(2), join(1), end()}, {end()}, {end()}})),
+      "55: task 0 op 2", "join of task 1, not the newest unjoined child (task 2)");
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(5), join(5), end()}, {end()}})),
+               "53: task 0 op 0", "spawn of task 0 + 5, out of range");
+  expect_error(
+      weft_sim::encode_wdag(dag_of({{spawn(1), join(1), spawn(1), join(1), end()}, {end()}})),
+      "55: task 0 op 2", "task 1 spawned twice");
+  expect_error(weft_sim::encode_wdag(dag_of({{work(1), end()}, {end()}})), "55: task 1 op_count",
+               "never spawned");
+  expect_error(weft_sim::encode_wdag(dag_of({{spawn(1), end()}, {end()}})), "54: task 0 op 1",
+               "1 children not joined");
+  expect_error(weft_sim::encode_wdag(dag_of({{end(), work(1)}})), "53: task 0 op 0",
+               "an end before the task's last op");
+  expect_error(weft_sim::encode_wdag(dag_of({{work(1)}})), "53: task 0 op 0",
+               "last op is not an end");
+}
+
+TEST(SimWdag, RepeatedRecordingsMergeIntoTheMedianTimes) {
+  const Dag a = dag_of({{work(4), spawn(1), work(0), join(1), work(9), end()}, {work(7), end()}});
+  const Dag b = dag_of({{work(2), spawn(1), work(0), join(1), work(1), end()}, {work(0), end()}});
+  const Dag c = dag_of({{work(3), spawn(1), work(0), join(1), work(5), end()}, {work(9), end()}});
+  // The medians 3, 0 (dropped), 5 and 7.
+  EXPECT_EQ(weft_sim::median_dag({a, b, c}),
+            dag_of({{work(3), spawn(1), join(1), work(5), end()}, {work(7), end()}}));
+  EXPECT_EQ(weft_sim::median_dag({b}),
+            dag_of({{work(2), spawn(1), join(1), work(1), end()}, {end()}}));
+  const Dag other = dag_of({{work(3), spawn(1), join(1), work(5), end()}, {work(9), end()}});
+  EXPECT_THROW((void)weft_sim::median_dag({a, other}), weft_sim::RecordingMismatch);
+  // Two recordings of a workload agree op for op but in their times.
+  const Dag first = record<workloads::NQueens>({.n = 6}, "nqueens:6");
+  const Dag second = record<workloads::NQueens>({.n = 6}, "nqueens:6");
+  EXPECT_EQ(weft_sim::median_dag({first, second}).tasks(), first.tasks());
+}
+
+// The spawns and inline joins of one run on a one-worker weft::Runtime.
+template <class W>
+weft::WorkerStats weft_one_worker(const typename W::Params& params) {
+  weft::Config config;
+  config.workers = 1;
+  weft::Runtime runtime(config);
+  weft::Stats stats;
+  workloads::WeftPar par(runtime, &stats);
+  EXPECT_EQ(workloads::measure<W>(params, par).error, "");
+  return stats.total;
+}
+
+weft_sim::SimResult simulate(const Dag& dag, unsigned workers, weft::StealMechanism mechanism) {
+  return weft_sim::simulate(weft_sim::dag_program(dag),
+                            weft_sim::EngineConfig{.workers = workers,
+                                                   .mechanism = mechanism,
+                                                   .costs = weft_sim::uncalibrated_costs().engine});
+}
+
+template <class W>
+void expect_weft_counts_on_one_worker(const typename W::Params& params, const char* spec) {
+  const Dag dag = record<W>(params, spec);
+  const weft::WorkerStats real = weft_one_worker<W>(params);
+  const weft_sim::SimResult sim = simulate(dag, 1, weft::StealMechanism::kConcurrent);
+  EXPECT_GT(real.spawns, 0u) << spec;
+  EXPECT_EQ(real.overflow_spawns, 0u) << spec;
+  EXPECT_EQ(sim.counters.spawns, real.spawns) << spec;
+  EXPECT_EQ(sim.counters.inline_joins, real.inline_joins) << spec;
+  EXPECT_EQ(dag.tasks(), real.spawns + 1) << spec;
+}
+
+TEST(SimWdag, OnOneWorkerARecordingMakesWeftsSpawnsAndInlineJoins) {
+  expect_weft_counts_on_one_worker<workloads::Strassen>(kStrassen, "strassen:64");
+  // Invokes (fft), scopes wider than weft::Scope's inline futures (sparselu) and
+  // data-dependent scopes (nqueens).
+  expect_weft_counts_on_one_worker<workloads::Fft>({.log2_points = 14}, "fft:2^14");
+  expect_weft_counts_on_one_worker<workloads::SparseLu>({.blocks = 12, .block_size = 4},
+                                                        "sparselu:12x4");
+  expect_weft_counts_on_one_worker<workloads::NQueens>({.n = 6}, "nqueens:6");
+}
+
+TEST(SimWdag, EveryRecordedTaskRunsOnceAtAnyWorkerCount) {
+  const Dag dag = record<workloads::Strassen>(kStrassen, "strassen:64");
+  for (weft::StealMechanism mechanism :
+       {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest}) {
+    for (unsigned p : {1u, 2u, 4u}) {
+      const weft_sim::SimResult r = simulate(dag, p, mechanism);
+      EXPECT_EQ(r.tasks, dag.tasks()) << p;
+      EXPECT_EQ(r.counters.spawns + 1, dag.tasks()) << p;
+    }
+  }
+}
+
+TEST(SimWdag, OneWorkerTakesTheRecordedWorkPlusTheFrames) {
+  // 3 + 200 + 1 + 70000 units of 1000 ps, and three spawns with their inline joins.
+  const Dag dag = small_dag();
+  const weft_sim::EngineCosts costs = weft_sim::uncalibrated_costs().engine;
+  const weft_sim::SimResult r = simulate(dag, 1, weft::StealMechanism::kConcurrent);
+  EXPECT_EQ(r.makespan_ps, 70204u * 1000 + 3 * (costs.spawn_ps + costs.join_inline_ps));
+}
+
+}  // namespace
