@@ -4,10 +4,6 @@
 #include <string_view>
 
 namespace weft_sim {
-namespace {
-
-constexpr int kMaxFib = 50;
-constexpr unsigned kMaxWorkers = 4096;
 
 bool parse_u64(std::string_view text, std::uint64_t& value) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -24,6 +20,11 @@ std::vector<std::string_view> split(std::string_view list) {
     start = comma + 1;
   }
 }
+
+namespace {
+
+constexpr int kMaxFib = 50;
+constexpr unsigned kMaxWorkers = 4096;
 
 std::string parse_workload(std::string_view spec, Workload& w) {
   w.spec = std::string(spec);
@@ -63,7 +64,7 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
   if (command == "calibrate") {
     args.command = SimArgs::Command::kCalibrate;
   } else if (command != "run") {
-    return "unknown command '" + std::string(command) + "' (run, calibrate)";
+    return "unknown command '" + std::string(command) + "' (run, calibrate, model)";
   }
   const bool run = args.command == SimArgs::Command::kRun;
   for (int i = 2; i < argc; ++i) {
@@ -134,6 +135,7 @@ std::string usage() {
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
+         "  weft-sim model --mode bag|latency|mitzenmacher|generator ... (model --help)\n"
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count.\n"
@@ -145,7 +147,10 @@ std::string usage() {
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
          "weft worker, serial UTS traversals, membarrier with the other CPUs busy) and\n"
          "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
-         "and say so. Exit 1 if a check fails, 2 for bad arguments.\n";
+         "and say so.\n"
+         "model: classic load-balancing models simulated beside what their theorems\n"
+         "predict (docs/SIMULATOR.md, \"Models\"). Exit 1 if a check fails, 2 for bad\n"
+         "arguments.\n";
 }
 
 }  // namespace weft_sim

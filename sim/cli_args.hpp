@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "uts/presets.hpp"
@@ -32,6 +33,11 @@ struct SimArgs {
   std::string costs_path;                // "" the uncalibrated placeholders
   std::vector<std::string> scale_costs;  // NAME=FACTOR, applied in order
 };
+
+// A whole decimal number, nothing before or after it; false otherwise.
+bool parse_u64(std::string_view text, std::uint64_t& value);
+// "a,b,c" as its items (an empty item stays, for the caller to refuse).
+std::vector<std::string_view> split(std::string_view list);
 
 // Fills `args`; returns "" or a message naming the bad argument and what is allowed.
 std::string parse_args(int argc, char** argv, SimArgs& args);

@@ -3,18 +3,21 @@
 //   weft-sim run --workload fib:N|uts:PRESET [--workers 1,2,...] [--steal one,half,...]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
+//   weft-sim model --mode bag|latency|mitzenmacher|generator ... (sim/model_cli.hpp)
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
 // published number of nodes. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/output_file.hpp"
 #include "sim/calibrate.hpp"
 #include "sim/cli_args.hpp"
 #include "sim/costs.hpp"
+#include "sim/model_cli.hpp"
 #include "sim/report.hpp"
 #include "uts/presets.hpp"
 
@@ -99,6 +102,7 @@ int calibrate_command(const SimArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "model") return weft_sim::model_command(argc, argv);
   SimArgs args;
   if (const std::string error = weft_sim::parse_args(argc, argv, args); !error.empty()) {
     std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), weft_sim::usage().c_str());
