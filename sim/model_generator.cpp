@@ -19,6 +19,7 @@ GeneratorResult simulate_generator(const GeneratorConfig& config) {
   std::vector<std::uint64_t> load(n, 0);
   std::vector<std::uint32_t> requests_seen(n, 0);
   std::vector<std::uint32_t> answered(n, 0);
+  std::vector<bool> asked(n, false);  // this step
   std::vector<std::uint32_t> victims_reached;
   ModelRandom random(config.seed);
   GeneratorResult result;
@@ -31,15 +32,19 @@ GeneratorResult simulate_generator(const GeneratorConfig& config) {
     // The idle ask; each victim answers one of the requests that reached it, drawn by
     // reservoir sampling over the thieves in id order.
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (load[i] != 0) continue;
+      asked[i] = load[i] == 0;
+      if (!asked[i]) continue;
       const std::uint32_t v = random.other_than(i, n);
       ++result.steal_requests;
       if (requests_seen[v]++ == 0) victims_reached.push_back(v);
       if (random.below(requests_seen[v]) == 0) answered[v] = i;
     }
     for (std::uint32_t v : victims_reached) {
-      const auto amount = static_cast<std::uint64_t>(
-          weft::detail::steal_amount(config.policy, static_cast<std::int64_t>(load[v]) - 1, 0.0));
+      // The requests are answered together, on the loads as the step found them: a victim
+      // that asked too held nothing then, whatever its own answer has brought it since.
+      const std::int64_t held = asked[v] ? 0 : static_cast<std::int64_t>(load[v]);
+      const auto amount =
+          static_cast<std::uint64_t>(weft::detail::steal_amount(config.policy, held - 1, 0.0));
       load[v] -= amount;
       load[answered[v]] += amount;
       if (amount > 0) ++result.steals;
