@@ -4,9 +4,10 @@
 //
 // The model, exactly: model_bag.hpp's, with BagConfig::latency = λ >= 1. An idle processor
 // asks a victim drawn uniformly from the others; the request reaches the victim λ - 1 steps
-// after it was sent, the victim answers one of the requests reaching it in that step (drawn
-// uniformly) with half its waiting tasks, and the answer reaches the thief one step later,
-// λ steps after the request left. Meanwhile the thief runs nothing and asks nobody else.
+// after it was sent, the victim answers one of the requests reaching it in that step
+// (drawn uniformly) with the policy's amount of its waiting tasks (half, in the theorem),
+// and the answer reaches the thief one step later, λ steps after the request left.
+// Meanwhile the thief runs nothing and asks nobody else.
 //
 // The theorem: the expected makespan is W/m + O(λ log2(W/λ)). The paper's constant is not
 // reproduced here; the check holds the excess over W/m to kLatencyConstant λ log2(W/λ) and

@@ -55,7 +55,7 @@ TEST(MitzenmacherModel, FixedPointIsWhereTheEquationsSettle) {
     EXPECT_NEAR(c.lambda * (1 - fixed[1]), p1 * (1 - fixed[c.threshold]), 1e-9);
     for (std::size_t i = 1; i < fixed.size(); ++i) EXPECT_LE(fixed[i], fixed[i - 1]);
     const std::vector<double> settled =
-        weft_sim::integrate_mitzenmacher_equations(c.lambda, c.threshold, 600, 300);
+        weft_sim::integrate_mitzenmacher_equations(c.lambda, c.threshold, 600, 150);
     EXPECT_LT(largest_difference(settled, fixed), 1e-6);
     // The control: without stealing each processor is an M/M/1 queue, s_i = λ^i; stealing
     // moves the fixed point further than the simulation's tolerance.
