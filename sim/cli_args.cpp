@@ -8,10 +8,6 @@
 #include "uts/tree_flags.hpp"
 
 namespace weft_sim {
-namespace {
-
-constexpr int kMaxFib = 50;
-constexpr unsigned kMaxWorkers = 4096;
 
 bool parse_u64(std::string_view text, std::uint64_t& value) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -29,6 +25,10 @@ std::vector<std::string_view> split(std::string_view list) {
   }
 }
 
+namespace {
+
+constexpr int kMaxFib = 50;
+constexpr unsigned kMaxWorkers = 4096;
 // "T3", "T3 -r 7" (a preset with flags over it) or "-t 0 -b 2000 -q 0.124875 -m 8 -r 42"
 // (the reference's flags over its defaults).
 std::string parse_uts(std::string_view text, Workload& w) {
@@ -104,7 +104,7 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
   if (command == "calibrate") {
     args.command = SimArgs::Command::kCalibrate;
   } else if (command != "run") {
-    return "unknown command '" + std::string(command) + "' (run, calibrate)";
+    return "unknown command '" + std::string(command) + "' (run, calibrate, record, paper, model)";
   }
   const bool run = args.command == SimArgs::Command::kRun;
   for (int i = 2; i < argc; ++i) {
@@ -177,6 +177,7 @@ std::string usage() {
          "               [--json FILE|-]\n"
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
          "  weft-sim record --workload NAME:SIZE --out FILE.wdag\n"
+         "  weft-sim model --mode bag|latency|mitzenmacher|generator ... (model --help)\n"
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count,\n"
@@ -195,6 +196,8 @@ std::string usage() {
          "and say so.\n"
          "record: runs a compare workload serially as weft spawns it and writes its task\n"
          "DAG with measured strand times (weft-sim record --help).\n"
+         "model: classic load-balancing models simulated beside what their theorems\n"
+         "predict (docs/SIMULATOR.md, \"Models\").\n"
          "Exit 1 if a check fails, 2 for bad arguments or a bad .wdag.\n";
 }
 

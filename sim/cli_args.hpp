@@ -44,6 +44,10 @@ struct SimArgs {
   std::vector<std::string> scale_costs;  // NAME=FACTOR, applied in order
 };
 
+// A whole decimal number, nothing before or after it; false otherwise.
+bool parse_u64(std::string_view text, std::uint64_t& value);
+// "a,b,c" as its items (an empty item stays, for the caller to refuse).
+std::vector<std::string_view> split(std::string_view list);
 // Parses one --workload value into `w`; returns "" or what is wrong with it.
 std::string parse_workload(std::string_view spec, Workload& w);
 
