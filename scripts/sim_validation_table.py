@@ -14,7 +14,10 @@ from pathlib import Path
 
 def load_runs(path, impl):
     runs = {}
-    for r in json.loads(Path(path).read_text())["runs"]:
+    doc = json.loads(Path(path).read_text())
+    # weft-bench compare nests its runs under the workload; fib, uts and weft-sim do not.
+    listed = doc["workloads"][0]["runs"] if "workloads" in doc else doc["runs"]
+    for r in listed:
         if r.get("impl") != impl:
             continue
         runs[(r["mechanism"], r["steal"], r["workers"])] = r
@@ -22,7 +25,7 @@ def load_runs(path, impl):
 
 
 def shares(run):
-    total = run["profile"]["total"]
+    total = run["profile"].get("total", run["profile"])  # compare's profile is flat
     return {k: total[k] for k in ("r_busy", "r_steal", "r_idle")}
 
 
@@ -48,7 +51,7 @@ def main():
     out = Path(sys.argv[1])
     rows = []
     for workload in sys.argv[2:]:
-        name = workload.replace(":", "_")
+        name = workload.replace(":", "_").replace("^", "_")
         real = load_runs(out / f"real_{name}.json", "weft")
         sim = load_runs(out / f"sim_{name}.json", "sim")
         for key in sorted(real):
@@ -64,6 +67,7 @@ def main():
                 "real_steals": rc["steals"], "sim_steals": sc["steals"],
                 "d_busy": ss["r_busy"] - rs["r_busy"], "d_steal": ss["r_steal"] - rs["r_steal"],
                 "d_idle": ss["r_idle"] - rs["r_idle"],
+                "real_r_steal": rs["r_steal"], "sim_r_steal": ss["r_steal"],
                 "tv": total_variation(rc.get("steal_sizes_seen", []), sc["steal_sizes_seen"]),
             })
     p1 = [abs(x["error"]) for x in rows if x["workers"] == 1]
@@ -73,6 +77,42 @@ def main():
     shares_ok = [x for x in rows if x["workers"] == 2 and
                  max(abs(x["d_busy"]), abs(x["d_steal"]), abs(x["d_idle"])) <= 0.05]
     tvs = [x["tv"] for x in rows if x["workers"] == 2 and x["tv"] is not None]
+    # Where the measured best policy leads the next by >= 10 %, the simulator should pick it.
+    picks, picks_same = 0, 0
+    for (wl, mech) in sorted({(x["workload"], x["mechanism"]) for x in rows}):
+        group = [x for x in rows if x["workload"] == wl and x["mechanism"] == mech
+                 and x["workers"] == 2]
+        if len(group) < 2:
+            continue
+        by_real = sorted(group, key=lambda x: x["real_s"])
+        if by_real[1]["real_s"] < 1.1 * by_real[0]["real_s"]:
+            continue
+        picks += 1
+        picks_same += min(group, key=lambda x: x["sim_s"])["steal"] == by_real[0]["steal"]
+
+    def pick(wl, mech, steal):
+        return next((x for x in rows if x["workload"] == wl and x["mechanism"] == mech
+                     and x["steal"] == steal and x["workers"] == 2), None)
+
+    # docs/STRATEGIES.md's orderings, measured and simulated: each "real/sim" holds or not.
+    orderings = {}
+    a, b = pick("uts:T3", "concurrent", "half"), pick("uts:T3", "concurrent", "one")
+    if a and b:
+        orderings["T3 concurrent: half faster than one"] = (
+            f"{a['real_s'] < b['real_s']}/{a['sim_s'] < b['sim_s']}")
+    fibs = [x["workload"] for x in rows if x["workload"].startswith("fib:")]
+    if fibs:
+        a, b = pick(fibs[0], "concurrent", "half"), pick(fibs[0], "concurrent", "one")
+        if a and b:
+            orderings["fib concurrent: half >= 10x one's steals"] = (
+                f"{a['real_steals'] >= 10 * b['real_steals']}/"
+                f"{a['sim_steals'] >= 10 * b['sim_steals']}")
+    lus = [x["workload"] for x in rows if x["workload"].startswith("sparselu")]
+    if lus:
+        a, b = pick(lus[0], "request", "one"), pick(lus[0], "concurrent", "one")
+        if a and b:
+            orderings["Sparse-LU one: R_steal request > concurrent"] = (
+                f"{a['real_r_steal'] > b['real_r_steal']}/{a['sim_r_steal'] > b['sim_r_steal']}")
     summary = {
         "configurations": len(rows),
         "p1_median_abs_error": statistics.median(p1) if p1 else None,
@@ -83,7 +123,10 @@ def main():
         "shares_within_0.05": f"{len(shares_ok)}/{len([x for x in rows if x['workers'] == 2])}",
         "histogram_tv_median": statistics.median(tvs) if tvs else None,
         "histogram_tv_max": max(tvs) if tvs else None,
+        "same_best_policy_where_it_leads_by_10pct": f"{picks_same}/{picks}",
     }
+    for k, v in orderings.items():
+        summary["ordering (real/sim): " + k] = v
     (out / "validation.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
 
     def f(v, fmt):

@@ -5,7 +5,11 @@
 # (scripts/sim_validation_table.py) into OUT/validation.md and OUT/validation.json.
 #
 # Usage: scripts/validate_sim.sh [--repeat R] [--out DIR] [--workloads LIST]
-#   LIST: comma-separated fib:N and uts:TREE (default fib:32,uts:T1,uts:T3,uts:T5)
+#   LIST: comma-separated fib:N, uts:TREE and compare workloads NAME:SIZE (default
+#   fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12).
+#   A compare workload is measured by weft-bench compare and simulated as the DAG that
+#   weft-sim record makes of it (the median of 3 serial recordings, kept in OUT/dags, which
+#   git ignores).
 # Needs the Release build in build/ (scripts/setup.sh). Mechanisms concurrent and request,
 # policies one, fixed:2, fixed:20, half and adaptive, 1 and 2 workers.
 set -euo pipefail
@@ -14,7 +18,7 @@ cd "$ROOT"
 
 repeat=7
 out=docs/results/sim
-workloads=fib:32,uts:T1,uts:T3,uts:T5
+workloads=fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
@@ -36,19 +40,28 @@ echo "== calibrating (weft-sim calibrate --repeat 5)"
 
 IFS=',' read -r -a list <<< "$workloads"
 for w in "${list[@]}"; do
-  name="${w//:/_}"
-  echo "== $w: weft-bench, $repeat alternated runs per configuration"
+  name="${w//[:^]/_}"
+  echo "== $w: weft-bench, $repeat alternated runs per configuration ($(date +%T))"
   case "$w" in
     fib:*) "$bench" fib "${w#fib:}" --workers 1,2 --steal "$policies" --mechanism "$mechanisms" \
              --repeat "$repeat" --profile --json "$out/real_$name.json" >/dev/null ;;
     uts:*) "$bench" uts --tree "${w#uts:}" --impl weft --workers 1,2 --steal "$policies" \
              --mechanism "$mechanisms" --repeat "$repeat" --profile \
              --json "$out/real_$name.json" >/dev/null ;;
-    *) echo "validate_sim.sh: workload '$w' is not fib:N or uts:TREE" >&2; exit 2 ;;
+    *) "$bench" compare --workloads "$w" --peers none --workers 1,2 --steal "$policies" \
+         --mechanism "$mechanisms" --repeat "$repeat" --profile \
+         --json "$out/real_$name.json" >/dev/null ;;
   esac
   echo "== $w: weft-sim"
-  "$sim" run --workload "$w" --workers 1,2 --steal "$policies" --mechanism "$mechanisms" \
-    --costs "$out/costs.json" --json "$out/sim_$name.json" >/dev/null
+  sim_workload="$w"
+  case "$w" in
+    fib:* | uts:*) ;;
+    *) mkdir -p "$out/dags"
+       "$sim" record --workload "$w" --repeat 3 --out "$out/dags/$name.wdag" >/dev/null
+       sim_workload="dag:$out/dags/$name.wdag" ;;
+  esac
+  "$sim" run --workload "$sim_workload" --workers 1,2 --steal "$policies" \
+    --mechanism "$mechanisms" --costs "$out/costs.json" --json "$out/sim_$name.json" >/dev/null
 done
 python3 scripts/sim_validation_table.py "$out" "${list[@]}"
 echo "== $out/validation.md"

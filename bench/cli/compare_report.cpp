@@ -4,6 +4,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/report.hpp"
 #include "common/text_format.hpp"
 
 namespace weft_bench {
@@ -125,16 +126,9 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
         << ",\"threads\":" << threads_of(run);
   }
   if (run.impl == "weft") {
-    const auto per_rep = [repeat](std::uint64_t v) {
-      return number(static_cast<double>(v) / static_cast<double>(repeat));
-    };
     const weft::WorkerStats& c = run.counters;
-    out << ",\"counters_per_run\":{\"spawns\":" << per_rep(c.spawns)
-        << ",\"steals\":" << per_rep(c.steals) << ",\"tasks_stolen\":" << per_rep(c.tasks_stolen)
-        << ",\"failed_steals\":" << per_rep(c.failed_steals)
-        << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
-        << ",\"requests_served\":" << per_rep(c.requests_served)
-        << ",\"request_timeouts\":" << per_rep(c.request_timeouts) << "}";
+    out << ",\"counters_per_run\":";
+    counters_json(out, c, repeat);
     if (c.window_ns != 0) {
       const weft::ProfileShares s = c.shares();
       out << ",\"profile\":{\"r_busy\":" << number(s.busy) << ",\"r_steal\":" << number(s.steal)

@@ -25,27 +25,6 @@ void times_json(std::ostream& out, const Record& r) {
       << ",\"max_s\":" << number(max_of(r.times));
 }
 
-// Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
-// the log2 histogram of n at steal attempts, weft/stats.hpp).
-void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
-  out << "{\"spawns\":" << number(per_run(c.spawns, repeat))
-      << ",\"steal_attempts\":" << number(per_run(c.steal_attempts, repeat))
-      << ",\"steals\":" << number(per_run(c.steals, repeat))
-      << ",\"tasks_stolen\":" << number(per_run(c.tasks_stolen, repeat))
-      << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
-      << ",\"failed_steals\":" << number(per_run(c.failed_steals, repeat))
-      << ",\"stolen_joins\":" << number(per_run(c.stolen_joins, repeat))
-      << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))
-      << ",\"parks\":" << number(per_run(c.parks, repeat))
-      << ",\"requests_served\":" << number(per_run(c.requests_served, repeat))
-      << ",\"request_timeouts\":" << number(per_run(c.request_timeouts, repeat))
-      << ",\"steal_sizes_seen\":[";
-  for (std::size_t b = 0; b < weft::kStealSizeBuckets; ++b) {
-    out << (b ? "," : "") << number(per_run(c.steal_sizes_seen[b], repeat));
-  }
-  out << "]}";
-}
-
 // The run's "steal" and "mechanism": strings for weft, null for the other implementations.
 void weft_keys_json(std::ostream& out, const Record& r) {
   const bool weft = r.impl == Impl::kWeft;
@@ -142,6 +121,27 @@ void profile_json(std::ostream& out, const Record& r, int repeat) {
 }
 
 }  // namespace
+
+// Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
+// the log2 histogram of n at steal attempts, weft/stats.hpp).
+void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
+  out << "{\"spawns\":" << number(per_run(c.spawns, repeat))
+      << ",\"steal_attempts\":" << number(per_run(c.steal_attempts, repeat))
+      << ",\"steals\":" << number(per_run(c.steals, repeat))
+      << ",\"tasks_stolen\":" << number(per_run(c.tasks_stolen, repeat))
+      << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
+      << ",\"failed_steals\":" << number(per_run(c.failed_steals, repeat))
+      << ",\"stolen_joins\":" << number(per_run(c.stolen_joins, repeat))
+      << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))
+      << ",\"parks\":" << number(per_run(c.parks, repeat))
+      << ",\"requests_served\":" << number(per_run(c.requests_served, repeat))
+      << ",\"request_timeouts\":" << number(per_run(c.request_timeouts, repeat))
+      << ",\"steal_sizes_seen\":[";
+  for (std::size_t b = 0; b < weft::kStealSizeBuckets; ++b) {
+    out << (b ? "," : "") << number(per_run(c.steal_sizes_seen[b], repeat));
+  }
+  out << "]}";
+}
 
 std::string uts_table(const UtsResult& res) {
   const Record& seq = res.records.at(0);

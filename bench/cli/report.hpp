@@ -2,11 +2,17 @@
 // raw times included, for scripts and plots).
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "cli/sweep.hpp"
 
 namespace weft_bench {
+
+// A weft run's counters as JSON, per run: the sums over `repeat` repetitions divided by it
+// (steal_sizes_seen: the log2 histogram of n at steal attempts, weft/stats.hpp). fib, uts and
+// compare all write them so.
+void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat);
 
 std::string uts_table(const UtsResult& result);
 std::string uts_json(const UtsResult& result);
