@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
@@ -94,45 +95,73 @@ void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
   out.push_back({"join_inline_ns", frame_ns / 2, frame_ns / 2, frame_ns / 2, sj});
 }
 
-// UTS node costs: serial traversal times of several trees, least squares on
-// time = node * nodes + internal * (nodes with children), per repetition.
+// The cost class of a UTS tree's nodes (uts_program.hpp's UtsCosts): its cost field's name.
+std::string uts_cost_name(const uts::TreeParams& t) {
+  switch (t.type) {
+    case uts::TreeType::kBinomial: return "uts_binomial_ns";
+    case uts::TreeType::kHybrid: return "uts_hybrid_ns";
+    case uts::TreeType::kBalanced: return "uts_geo_fixed_ns";
+    case uts::TreeType::kGeometric: break;
+  }
+  switch (t.shape) {
+    case uts::GeoShape::kLinear: return "uts_geo_linear_ns";
+    case uts::GeoShape::kExpDec: return "uts_geo_expdec_ns";
+    case uts::GeoShape::kCyclic: return "uts_geo_cyclic_ns";
+    case uts::GeoShape::kFixed: break;
+  }
+  return "uts_geo_fixed_ns";
+}
+
+// UTS node costs: each calibration tree's serial traversal time over its nodes, the median of
+// the repetitions, given to its kind's cost (the median of its trees, if several). A kind no
+// calibration tree has takes the geometric linear shape's cost, and says so.
 void measure_uts(const CalibrateOptions& o, std::vector<Measurement>& out,
                  const std::function<void(const std::string&)>& progress) {
-  std::vector<double> node_fit, internal_fit;
-  for (int r = 0; r < o.repeat; ++r) {
-    double snn = 0, sni = 0, sii = 0, snt = 0, sit = 0;  // the normal equations' sums
-    for (const std::string& name : o.uts_trees) {
-      const uts::Preset* p = uts::find_preset(name);
-      check(p != nullptr, "no UTS preset " + name);
+  std::map<std::string, std::vector<Spread>> per_node;  // by cost name, one entry per tree
+  std::map<std::string, std::string> sources;
+  for (const std::string& name : o.uts_trees) {
+    const uts::Preset* p = uts::find_preset(name);
+    check(p != nullptr, "no UTS preset " + name);
+    const uts::Tree tree(p->params);
+    std::vector<double> reps;
+    for (int r = 0; r < o.repeat; ++r) {
       progress("UTS " + name + " serial traversal, round " + std::to_string(r + 1) + "/" +
                std::to_string(o.repeat));
-      const uts::Tree tree(p->params);
       const auto start = Clock::now();
       const uts::Counts c = uts::traverse_sequential(tree);
-      const double t = seconds_since(start) * 1e9;
+      reps.push_back(seconds_since(start) * 1e9 / static_cast<double>(c.nodes));
       check(c.nodes == p->nodes, "UTS " + name + " made the wrong number of nodes");
-      const double nodes = static_cast<double>(c.nodes);
-      const double internal = static_cast<double>(c.nodes - c.leaves);
-      snn += nodes * nodes;
-      sni += nodes * internal;
-      sii += internal * internal;
-      snt += nodes * t;
-      sit += internal * t;
     }
-    const double det = snn * sii - sni * sni;
-    check(std::fabs(det) > 1e-9 * snn * sii, "the UTS trees do not separate leaves from nodes");
-    node_fit.push_back((snt * sii - sit * sni) / det);
-    internal_fit.push_back((snn * sit - sni * snt) / det);
+    const std::string cost = uts_cost_name(p->params);
+    per_node[cost].push_back(spread(reps));
+    sources[cost] += (sources[cost].empty() ? "" : ",") + name;
   }
-  std::string trees;
-  for (const std::string& t : o.uts_trees) trees += (trees.empty() ? "" : ",") + t;
-  const std::string method = "least squares over the serial traversals of " + trees +
-                             ": time = node * nodes + internal * nodes with children; median of " +
-                             std::to_string(o.repeat) + " fits";
-  const Spread node = spread(node_fit), internal = spread(internal_fit);
-  out.push_back({"uts_node_ns", node.median, node.low, node.high, method});
-  out.push_back({"uts_internal_ns", std::max(0.0, internal.median), internal.low, internal.high,
-                 method + " (a negative fit is kept at 0)"});
+  const std::string how = " serial traversal time over its nodes, median of " +
+                          std::to_string(o.repeat) + " (the median over the trees if several)";
+  // The median of the trees' medians, and the widest spread of their repetitions.
+  const auto combined = [](const std::vector<Spread>& trees) {
+    std::vector<double> medians;
+    Spread s{0, trees.front().low, trees.front().high};
+    for (const Spread& t : trees) {
+      medians.push_back(t.median);
+      s.low = std::min(s.low, t.low);
+      s.high = std::max(s.high, t.high);
+    }
+    s.median = spread(medians).median;
+    return s;
+  };
+  for (const char* cost : {"uts_binomial_ns", "uts_geo_linear_ns", "uts_geo_expdec_ns",
+                           "uts_geo_cyclic_ns", "uts_geo_fixed_ns", "uts_hybrid_ns"}) {
+    if (per_node.count(cost) != 0) {
+      const Spread s = combined(per_node[cost]);
+      out.push_back({cost, s.median, s.low, s.high, sources[cost] + "'s" + how});
+    } else if (per_node.count("uts_geo_linear_ns") != 0) {
+      const Spread s = combined(per_node["uts_geo_linear_ns"]);
+      out.push_back({cost, s.median, s.low, s.high,
+                     "no calibration tree of this kind: the geometric linear shape's (" +
+                         sources["uts_geo_linear_ns"] + ")"});
+    }
+  }
 }
 
 // Threads spinning on every other CPU while it lives: a thief's victims are running.

@@ -39,10 +39,18 @@ constexpr CostField kFields[] = {
      "a fib call with n < 2"},
     {"fib_node_ns", [](Costs& c) -> std::uint64_t& { return c.fib.node_ps; },
      "a fib call with n >= 2, besides its spawn, calls and join"},
-    {"uts_node_ns", [](Costs& c) -> std::uint64_t& { return c.uts.node_ps; },
-     "a UTS node: its SHA-1 and its count of children"},
-    {"uts_internal_ns", [](Costs& c) -> std::uint64_t& { return c.uts.internal_ps; },
-     "a UTS node with children: its extra over a leaf"},
+    {"uts_binomial_ns", [](Costs& c) -> std::uint64_t& { return c.uts.binomial_ps; },
+     "a node of a binomial UTS tree: its SHA-1 and its draw of children"},
+    {"uts_geo_linear_ns", [](Costs& c) -> std::uint64_t& { return c.uts.geo_linear_ps; },
+     "a node of a geometric UTS tree of linear shape"},
+    {"uts_geo_expdec_ns", [](Costs& c) -> std::uint64_t& { return c.uts.geo_expdec_ps; },
+     "a node of a geometric UTS tree of exponential-decrease shape"},
+    {"uts_geo_cyclic_ns", [](Costs& c) -> std::uint64_t& { return c.uts.geo_cyclic_ps; },
+     "a node of a geometric UTS tree of cyclic shape"},
+    {"uts_geo_fixed_ns", [](Costs& c) -> std::uint64_t& { return c.uts.geo_fixed_ps; },
+     "a node of a geometric UTS tree of fixed shape, or of a balanced tree"},
+    {"uts_hybrid_ns", [](Costs& c) -> std::uint64_t& { return c.uts.hybrid_ps; },
+     "a node of a hybrid UTS tree"},
 };
 
 // ns as read, to the picosecond.
@@ -70,7 +78,12 @@ Costs uncalibrated_costs() {
                          .post_ps = 50'000,
                          .answer_ps = 200'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
-  c.uts = UtsCosts{.node_ps = 350'000, .internal_ps = 30'000};
+  c.uts = UtsCosts{.binomial_ps = 350'000,
+                   .geo_linear_ps = 350'000,
+                   .geo_expdec_ps = 350'000,
+                   .geo_cyclic_ps = 350'000,
+                   .geo_fixed_ps = 350'000,
+                   .hybrid_ps = 350'000};
   return c;
 }
 

@@ -19,6 +19,9 @@ namespace weft_sim {
 struct PaperOptions {
   unsigned workers = 24;  // the paper's machine: two 12-core Opterons
   int fib_n = 30;         // the paper's fib(40) takes about an hour here; --fib 40 asks for it
+  // Figs. 17-24: a directory holding strassen.wdag, sparselu.wdag and fft.wdag (weft-sim
+  // record); each present is run, each absent is reported as not run. "" runs none.
+  std::string dags_dir;
   std::uint64_t seed = 1;
   Costs costs;
 };
@@ -30,6 +33,7 @@ struct PaperRow {
   std::string sim;     // weft-sim's
   std::string rule;    // how the verdict is decided
   bool agrees = false;
+  bool ran = true;  // false: the experiment's input was missing (and `sim` says which)
 };
 
 struct PaperResult {

@@ -13,11 +13,13 @@ namespace weft_sim {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: weft-sim paper [--workers 24] [--fib 30] [--seed 1] [--costs FILE]\n"
+    "usage: weft-sim paper [--workers 24] [--fib 30] [--dags DIR] [--seed 1] [--costs FILE]\n"
     "                      [--scale-cost NAME=FACTOR ...] [--json FILE|-]\n"
     "Adnan & Sato's experiments on simulated weft workers (request mechanism): UTS A and B\n"
     "speedups and shares (Figs. 9-12, Table 2), fib under fixed:1..16 and its speedups\n"
-    "(Figs. 15-16), and s_i (Sect. 3.4), each beside the paper's figure with a verdict by a\n"
+    "(Figs. 15-16), s_i (Sect. 3.4), and with --dags DIR (strassen.wdag, sparselu.wdag,\n"
+    "fft.wdag from weft-sim record) Figs. 17-24; each beside the paper's figure with a verdict by "
+    "a\n"
     "stated rule. The paper's fib(40) is --fib 40 (about an hour). Exit 1 if a run's task\n"
     "count is wrong, 2 for bad arguments.\n";
 
@@ -56,12 +58,13 @@ std::string json(const PaperOptions& o, const std::string& costs_source, const P
   doc["costs"] = costs_source;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const PaperRow& row : r.rows) {
-    rows.push_back({{"figure", row.figure},
-                    {"what", row.what},
-                    {"paper", row.paper},
-                    {"sim", row.sim},
-                    {"rule", row.rule},
-                    {"agrees", row.agrees}});
+    rows.push_back(
+        {{"figure", row.figure},
+         {"what", row.what},
+         {"paper", row.paper},
+         {"sim", row.sim},
+         {"rule", row.rule},
+         {"agrees", row.ran ? nlohmann::ordered_json(row.agrees) : nlohmann::ordered_json()}});
   }
   doc["rows"] = rows;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
@@ -112,6 +115,8 @@ int paper_command(int argc, char** argv) {
     } else if (flag == "--seed") {
       if (!parse_count(value, 0, UINT64_MAX, n)) return bad("--seed: not a number");
       o.seed = n;
+    } else if (flag == "--dags") {
+      o.dags_dir = std::string(value);
     } else if (flag == "--costs") {
       costs_path = std::string(value);
     } else if (flag == "--scale-cost") {

@@ -15,7 +15,7 @@ class UtsStrand final : public Strand {
       if (index_ >= 0) node_ = tree_.child(node_, index_);
       children_ = tree_.num_children(node_);
       ++step_;
-      return Op::work(costs_.node_ps + (children_ > 0 ? costs_.internal_ps : 0));
+      return Op::work(costs_.node_ps(tree_.params()));
     }
     // Steps 1..n spawn children 0..n-1; steps n+1..2n join them, newest first.
     const int k = step_++;
