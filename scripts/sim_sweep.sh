@@ -5,9 +5,11 @@
 # OUT/sweep.json beside what work-stealing theory predicts.
 #
 # Usage: scripts/sim_sweep.sh [--out DIR] [--workloads LIST] [--workers LIST] [--costs FILE]
+#                            [--steal POLICIES]
 #   LIST: weft-sim workloads, comma-separated (default fib:32,uts:T3,uts:B)
 #   --workers: default 1,16,64,256,1024 (1 must be in it: the speedups' baseline)
 #   --costs: a costs file to use rather than calibrating first
+#   --steal: default one,fixed:20,half,adaptive
 # Needs the Release build in build/ (scripts/setup.sh). The simulations are deterministic:
 # the same costs and seed give the same tables.
 set -euo pipefail
@@ -18,12 +20,14 @@ out=docs/results/sim
 workloads=fib:32,uts:T3,uts:B
 workers=1,16,64,256,1024
 costs=""
+steal=one,fixed:20,half,adaptive
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --workloads) workloads="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --costs) costs="$2"; shift 2 ;;
+    --steal) steal="$2"; shift 2 ;;
     *) echo "sim_sweep.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -42,9 +46,9 @@ names=()
 for w in "${list[@]}"; do
   name="${w//[: ]/_}"
   names+=("$name")
-  echo "== $w: workers $workers, both mechanisms, one/fixed:20/half/adaptive ($(date +%T))"
+  echo "== $w: workers $workers, both mechanisms, $steal ($(date +%T))"
   /usr/bin/time -f "   %e s, %M KB" "$sim" run --workload "$w" --workers "$workers" \
-    --steal one,fixed:20,half,adaptive --mechanism concurrent,request --costs "$costs" \
+    --steal "$steal" --mechanism concurrent,request --costs "$costs" \
     --json "$out/sweep_$name.json" >/dev/null
 done
 python3 scripts/sim_sweep_table.py "$out" "${names[@]}"

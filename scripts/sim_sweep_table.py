@@ -62,6 +62,8 @@ def main():
         for m in MECHANISMS:
             for s in POLICIES:
                 base = runs.get((m, s, 1))
+                if base is None:
+                    continue  # not in this sweep
                 cells = []
                 for p in workers:
                     r = runs.get((m, s, p))

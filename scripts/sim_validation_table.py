@@ -95,24 +95,23 @@ def main():
                      and x["steal"] == steal and x["workers"] == 2), None)
 
     # docs/STRATEGIES.md's orderings, measured and simulated: each "real/sim" holds or not.
+    # (name, workload prefix, (mechanism, steal) of a and of b, what a and b must satisfy on
+    # one side, "real" or "sim").
+    checks = [
+        ("T3 concurrent: half faster than one", "uts:T3", ("concurrent", "half"),
+         ("concurrent", "one"), lambda a, b, side: a[side + "_s"] < b[side + "_s"]),
+        ("fib concurrent: half >= 10x one's steals", "fib:", ("concurrent", "half"),
+         ("concurrent", "one"),
+         lambda a, b, side: a[side + "_steals"] >= 10 * b[side + "_steals"]),
+        ("Sparse-LU one: R_steal request > concurrent", "sparselu", ("request", "one"),
+         ("concurrent", "one"), lambda a, b, side: a[side + "_r_steal"] > b[side + "_r_steal"]),
+    ]
     orderings = {}
-    a, b = pick("uts:T3", "concurrent", "half"), pick("uts:T3", "concurrent", "one")
-    if a and b:
-        orderings["T3 concurrent: half faster than one"] = (
-            f"{a['real_s'] < b['real_s']}/{a['sim_s'] < b['sim_s']}")
-    fibs = [x["workload"] for x in rows if x["workload"].startswith("fib:")]
-    if fibs:
-        a, b = pick(fibs[0], "concurrent", "half"), pick(fibs[0], "concurrent", "one")
+    for name, prefix, key_a, key_b, holds in checks:
+        wl = next((x["workload"] for x in rows if x["workload"].startswith(prefix)), None)
+        a, b = pick(wl, *key_a), pick(wl, *key_b)
         if a and b:
-            orderings["fib concurrent: half >= 10x one's steals"] = (
-                f"{a['real_steals'] >= 10 * b['real_steals']}/"
-                f"{a['sim_steals'] >= 10 * b['sim_steals']}")
-    lus = [x["workload"] for x in rows if x["workload"].startswith("sparselu")]
-    if lus:
-        a, b = pick(lus[0], "request", "one"), pick(lus[0], "concurrent", "one")
-        if a and b:
-            orderings["Sparse-LU one: R_steal request > concurrent"] = (
-                f"{a['real_r_steal'] > b['real_r_steal']}/{a['sim_r_steal'] > b['sim_r_steal']}")
+            orderings[name] = f"{holds(a, b, 'real')}/{holds(a, b, 'sim')}"
     summary = {
         "configurations": len(rows),
         "p1_median_abs_error": statistics.median(p1) if p1 else None,

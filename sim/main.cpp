@@ -146,7 +146,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "weft-sim: %s\n", e.what());
     return 2;
   }
-  std::fputs(weft_sim::table(args, costs_source, records).c_str(), stdout);
+  // With --json -, stdout is the JSON's alone: the table goes to stderr.
+  std::fputs(weft_sim::table(args, costs_source, records).c_str(),
+             args.json_path == "-" ? stderr : stdout);
   if (!args.json_path.empty()) {
     const int status = write_output(args, weft_sim::json(args, costs, costs_source, records));
     if (status != 0) return status;
