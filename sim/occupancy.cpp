@@ -20,8 +20,9 @@ void OccupancyRecorder::set(unsigned worker, std::uint64_t level, std::uint64_t 
 
 void OccupancyRecorder::add(std::uint8_t level, std::uint64_t from, std::uint64_t to, int sign) {
   if (level == 0 || from >= to) return;  // level 0 counts towards no s_i
-  const long double s = sign;
-  for (unsigned i = 1; i <= level; ++i) total_[i] += s * static_cast<long double>(to - from);
+  // Time is kept by level, not by "level >= i": one addition per interval whatever the level;
+  // finish() sums the levels from i up.
+  total_[level] += sign * static_cast<std::int64_t>(to - from);
   while (to > kMaxBins * bin_ps_) {
     // Halve the resolution: bins 2k and 2k+1 become bin k.
     bins_.resize(kMaxBins);
@@ -34,11 +35,11 @@ void OccupancyRecorder::add(std::uint8_t level, std::uint64_t from, std::uint64_
   }
   const std::size_t last_bin = (to - 1) / bin_ps_;
   if (bins_.size() <= last_bin) bins_.resize(last_bin + 1);
-  const unsigned levels = std::min<unsigned>(level, kSeries);
+  const unsigned series_level = std::min<unsigned>(level, kSeries);  // kSeries: "kSeries or more"
   for (std::size_t b = from / bin_ps_; b <= last_bin; ++b) {
     const std::uint64_t lo = std::max<std::uint64_t>(from, b * bin_ps_);
     const std::uint64_t hi = std::min<std::uint64_t>(to, (b + 1) * bin_ps_);
-    for (unsigned i = 1; i <= levels; ++i) bins_[b][i] += s * static_cast<long double>(hi - lo);
+    bins_[b][series_level] += sign * static_cast<std::int64_t>(hi - lo);
   }
 }
 
@@ -56,16 +57,21 @@ OccupancyResult OccupancyRecorder::finish(std::uint64_t end_ps) {
     return static_cast<long double>(span) * static_cast<long double>(workers_.size());
   };
   if (end_ps > 0) {
-    for (unsigned i = 1; i <= kLevels; ++i) {
-      r.mean[i - 1] = static_cast<double>(total_[i] / capacity(end_ps));
+    std::int64_t at_least = 0;  // worker-ps at level >= i, summed from the top level down
+    for (unsigned i = kLevels; i >= 1; --i) {
+      at_least += total_[i];
+      r.mean[i - 1] = static_cast<double>(static_cast<long double>(at_least) / capacity(end_ps));
     }
   }
   bins_.resize(std::max(bins_.size(), static_cast<std::size_t>((end_ps + bin_ps_ - 1) / bin_ps_)));
   for (std::size_t b = 0; b * bin_ps_ < end_ps; ++b) {  // the bins after the last task are 0
     const std::uint64_t width = std::min(end_ps, (b + 1) * bin_ps_) - b * bin_ps_;
     std::array<double, kSeries> s{};
-    for (unsigned i = 1; i <= kSeries; ++i)
-      s[i - 1] = static_cast<double>(bins_[b][i] / capacity(width));
+    std::int64_t at_least = 0;
+    for (unsigned i = kSeries; i >= 1; --i) {
+      at_least += bins_[b][i];
+      s[i - 1] = static_cast<double>(static_cast<long double>(at_least) / capacity(width));
+    }
     r.series.push_back(s);
   }
   return r;

@@ -55,9 +55,10 @@ class OccupancyRecorder {
   void add(std::uint8_t level, std::uint64_t from, std::uint64_t to, int sign);
 
   std::vector<WorkerState> workers_;
-  std::array<long double, kLevels + 1> total_{};  // worker-ps at level >= i, by i
-  std::uint64_t bin_ps_ = 1'000'000;              // 1 µs to start with
-  std::vector<std::array<long double, kSeries + 1>> bins_;
+  // Worker-ps spent at each level (exact; a take-back makes an entry smaller, never negative).
+  std::array<std::int64_t, kLevels + 1> total_{};
+  std::uint64_t bin_ps_ = 1'000'000;                         // 1 µs to start with
+  std::vector<std::array<std::int64_t, kSeries + 1>> bins_;  // by level, kSeries = "or more"
 };
 
 }  // namespace weft_sim

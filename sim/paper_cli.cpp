@@ -1,12 +1,12 @@
 #include "sim/paper_cli.hpp"
 
-#include <charconv>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 #include "cli/output_file.hpp"
+#include "sim/cli_args.hpp"
 #include "sim/paper.hpp"
 
 namespace weft_sim {
@@ -18,16 +18,14 @@ constexpr const char* kUsage =
     "Adnan & Sato's experiments on simulated weft workers (request mechanism): UTS A and B\n"
     "speedups and shares (Figs. 9-12, Table 2), fib under fixed:1..16 and its speedups\n"
     "(Figs. 15-16), s_i (Sect. 3.4), and with --dags DIR (strassen.wdag, sparselu.wdag,\n"
-    "fft.wdag from weft-sim record) Figs. 17-24; each beside the paper's figure with a verdict by "
-    "a\n"
-    "stated rule. The paper's fib(40) is --fib 40 (about an hour). Exit 1 if a run's task\n"
+    "fft.wdag from weft-sim record) Figs. 17-24; each beside the paper's figure with a\n"
+    "verdict by a stated rule. The paper's fib(40) is --fib 40 (about an hour). Exit 1 if a run's "
+    "task\n"
     "count is wrong, 2 for bad arguments.\n";
 
 bool parse_count(std::string_view text, std::uint64_t low, std::uint64_t high,
                  std::uint64_t& value) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc{} && end == text.data() + text.size() && !text.empty() && value >= low &&
-         value <= high;
+  return parse_u64(text, value) && value >= low && value <= high;
 }
 
 int bad(const std::string& message) {

@@ -1,6 +1,5 @@
 #include "sim/record_cli.hpp"
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "cli/output_file.hpp"
+#include "sim/cli_args.hpp"
 #include "sim/dag_median.hpp"
 #include "sim/dag_recorder.hpp"
 #include "sim/record_par.hpp"
@@ -52,12 +52,12 @@ std::string parse(int argc, char** argv, RecordArgs& args) {
     } else if (flag == "--out") {
       args.out = std::string(value);
     } else if (flag == "--repeat") {
-      const auto [end, ec] =
-          std::from_chars(value.data(), value.data() + value.size(), args.repeat);
-      if (ec != std::errc{} || end != value.data() + value.size() || args.repeat < 1 ||
-          args.repeat > kMaxRepeat)
+      std::uint64_t repeat = 0;
+      if (!parse_u64(value, repeat) || repeat < 1 || repeat > kMaxRepeat) {
         return "--repeat: '" + std::string(value) + "' is not a count in [1, " +
                std::to_string(kMaxRepeat) + "]";
+      }
+      args.repeat = static_cast<int>(repeat);
     } else {
       return "record: unknown option '" + std::string(flag) + "'";
     }
