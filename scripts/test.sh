@@ -82,6 +82,17 @@ configure() {
     -DWEFT_BUILD_TESTS=ON -DWEFT_BUILD_EXAMPLES=ON "$@"
 }
 
+# record_failures LOG: keeps, for the end of the run, the names of the tests that failed and
+# the lines of their output that say why (a CI log may keep only its last lines).
+record_failures() {
+  {
+    sed -n '/The following tests FAILED:/,$p' "$1" | grep -E '^[[:space:]]+[0-9]+ - ' || true
+    grep -E 'Failure$|runtime error:|SUMMARY: |Expected|Which is|Value of|Actual:|  what\(\)' \
+      "$1" | head -n 24 || true
+    grep -E -A 8 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer' "$1" | head -n 24 || true
+  } >"$STATE/$CURRENT_STAGE.failures"
+}
+
 # run_ctest DIR TIMEOUT [wrapper...] -- [ctest args...]: runs ctest within $BUDGET seconds,
 # teeing its output to DIR/weft-ctest.log, and prints (and records) "N tests passed, M failed".
 run_ctest() {
@@ -106,6 +117,7 @@ run_ctest() {
     total="$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")"
     detail "$((total - failed)) tests passed, $failed failed$stopped"
     say "$CURRENT_STAGE: $((total - failed)) tests passed, $failed failed (of $total)$stopped"
+    [[ "$failed" -eq 0 ]] || record_failures "$log"
   else
     detail "no test results (see $log)"
     say "$CURRENT_STAGE: ctest reported no results (exit $rc); see ${log#"$ROOT"/}"
@@ -307,4 +319,9 @@ done
 printf '  %-8s %-4s  %7s\n' total "$([[ $failed -eq 0 ]] && echo PASS || echo FAIL)" \
   "$(fmt_duration $((SECONDS - overall_start)))"
 printf '=================================================================================\n'
+for stage in "${STAGES[@]}"; do
+  [[ -s "$STATE/$stage.failures" ]] || continue
+  printf '\n%s: what failed\n' "$stage"
+  sed 's/^/  | /' "$STATE/$stage.failures"
+done
 exit "$failed"

@@ -8,7 +8,7 @@
 #   LIST: comma-separated fib:N, uts:TREE and compare workloads NAME:SIZE (default
 #   fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12).
 #   A compare workload is measured by weft-bench compare and simulated as the DAG that
-#   weft-sim record makes of it (the median of 3 serial recordings, kept in OUT/dags, which
+#   weft-sim record makes of it (the median of R serial recordings, kept in OUT/dags, which
 #   git ignores).
 # Needs the Release build in build/ (scripts/setup.sh). Mechanisms concurrent and request,
 # policies one, fixed:2, fixed:20, half and adaptive, 1 and 2 workers.
@@ -57,7 +57,7 @@ for w in "${list[@]}"; do
   case "$w" in
     fib:* | uts:*) ;;
     *) mkdir -p "$out/dags"
-       "$sim" record --workload "$w" --repeat 3 --out "$out/dags/$name.wdag" >/dev/null
+       "$sim" record --workload "$w" --repeat "$repeat" --out "$out/dags/$name.wdag" >/dev/null
        sim_workload="dag:$out/dags/$name.wdag" ;;
   esac
   "$sim" run --workload "$sim_workload" --workers 1,2 --steal "$policies" \

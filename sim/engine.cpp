@@ -16,6 +16,7 @@ namespace weft_sim {
 namespace {
 
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
+constexpr std::uint64_t kPortHeld = ~std::uint64_t{0};  // port_free_at while a claim runs
 
 struct Task {
   std::unique_ptr<Strand> strand;
@@ -42,8 +43,23 @@ struct Frame {
   std::optional<Op> held;  // a spawn or join fetched when a request had to be answered first
 };
 
-// What a steal attempt came to.
-enum class Attempt : std::uint8_t { kTook, kFailed, kPosted };
+// What a steal attempt came to: nothing, or an outcome that comes later (a claim settles
+// after its barrier; a posted request waits for the victim's answer or its deadline).
+enum class Attempt : std::uint8_t { kFailed, kPending };
+
+// Concurrent mechanism: a thief's claim under way, in weft's StealSide::steal order. The look
+// (attempt_ps: the victim's head and tail, then its port) ends at the mark, where the thief
+// re-reads n, decides k and stores H = h + k; its barrier (claim_ps, plus proxy_ps a task
+// beyond the first) ends at the settling, where it re-reads T. If the owner popped into the
+// claimed slots meanwhile (it saw H past its top and waits on the port), T fell below h + k:
+// the thief backs off and claims again from the new n, up to kClaimRetries times.
+struct ClaimUnderWay {
+  std::int32_t victim = -1;  // -1: none
+  bool marked = false;       // past the look: H is stored and the barrier runs
+  int retries = 0;
+  std::uint64_t started = 0;
+};
+constexpr int kClaimRetries = 2;  // weft's (src/core/task_stack.cpp)
 
 struct Worker {
   explicit Worker(unsigned workers) : tiers(workers) {}
@@ -70,8 +86,14 @@ struct Worker {
   std::int32_t requester = -1;
   std::int32_t asked = -1;
   // Concurrent mechanism: a thief holds this worker's steal port for the length of its claim;
-  // another thief that finds it held fails at once (weft's StealPort::try_lock).
+  // another thief that finds it held fails at once (weft's StealPort::try_lock). While its
+  // mark stands, the k oldest tasks of our stack are claimed; a pop of ours that reaches them
+  // crosses the claim, and we wait on the port (blocked) until the thief has decided.
   std::uint64_t port_free_at = 0;
+  std::int64_t claimed_k = 0;
+  bool crossed = false;
+  bool blocked = false;
+  ClaimUnderWay claiming;  // as a thief
   std::uint64_t posted_at = 0;
   std::uint64_t deadline = 0;
 };
@@ -130,7 +152,7 @@ class Engine {
       // A thief waiting for an answer runs next at its deadline, unless answered first.
       if (after.asked >= 0) {
         schedule(w, after.deadline);
-      } else if (!after.parked) {
+      } else if (!after.parked && !after.blocked) {
         schedule(w, after.clock);
       }
     }
@@ -242,23 +264,23 @@ class Engine {
 
   void step(unsigned id) {
     Worker& w = workers_[id];
+    if (w.claiming.victim >= 0) {
+      claim_step(w, id);
+      return;
+    }
     if (w.asked >= 0) {
       withdraw(w);  // its deadline came before an answer
       return;
     }
     if (w.frames.empty()) {
       if (w.requester >= 0) {
-        answer(w, id, /*refuse=*/true);  // an idle victim refuses
+        answer(w, /*refuse=*/true);  // an idle victim refuses
       } else if (!w.stack.empty()) {
         run_claimed(w);  // the rest of a multi-task claim, newest first
       } else if (w.back_off_next) {
         back_off(w, id);
       } else {
-        switch (attempt_steal(w, id)) {
-          case Attempt::kTook: took_while_idle(w, id); break;
-          case Attempt::kFailed: w.back_off_next = true; break;
-          case Attempt::kPosted: break;
-        }
+        if (attempt_steal(w, id) == Attempt::kFailed) w.back_off_next = true;
       }
       return;
     }
@@ -273,7 +295,7 @@ class Engine {
     if (w.requester >= 0 && (op.kind == Op::Kind::kSpawn || op.kind == Op::Kind::kJoin)) {
       // weft's victim notices a request at its next spawn or join, and answers first.
       f.held.emplace(std::move(op));
-      answer(w, id, /*refuse=*/false);
+      answer(w, /*refuse=*/false);
       return;
     }
     switch (op.kind) {
@@ -312,7 +334,7 @@ class Engine {
     const std::uint32_t child = w.children.back();
     w.children.pop_back();
     if (!w.stack.empty() && w.stack.back() == child) {
-      w.stack.pop_back();
+      pop_top(w);
       ++w.counters.inline_joins;
       spend(w, Activity::kFrame, costs_.join_inline_ps);
       start_frame(w, child, 0);  // invalidates f
@@ -352,7 +374,7 @@ class Engine {
   // A join waiting for a stolen task: done, or a proxy of our own to run, or help.
   void wait_step(Worker& w, unsigned id) {
     if (w.requester >= 0) {
-      answer(w, id, /*refuse=*/false);  // a waiting join serves requests too
+      answer(w, /*refuse=*/false);  // a waiting join serves requests too
       return;
     }
     Frame& f = w.frames.back();
@@ -379,7 +401,6 @@ class Engine {
     Attempt a = Attempt::kFailed;
     if (thief >= 0 && !workers_[static_cast<unsigned>(thief)].stack.empty()) {
       a = attempt_on(w, id, static_cast<unsigned>(thief));
-      if (a == Attempt::kTook) ++w.counters.leapfrogs;
     }
     if (a == Attempt::kFailed) a = attempt_steal(w, id);
     if (a == Attempt::kFailed) w.frames.back().poll_next = true;
@@ -407,7 +428,7 @@ class Engine {
   // The victim `v` answers the request at its port: with the tasks the policy gives the
   // thief (with the thief's history), or a refusal (when idle, or when that is none). The
   // thief, which waited from its post to now, runs on from the answer.
-  void answer(Worker& v, unsigned victim, bool refuse) {
+  void answer(Worker& v, bool refuse) {
     const auto thief_id = static_cast<unsigned>(v.requester);
     Worker& t = workers_[thief_id];
     v.requester = -1;
@@ -419,18 +440,82 @@ class Engine {
                                   : weft::detail::steal_amount(
                                         config_.policy, static_cast<std::int64_t>(v.stack.size()),
                                         t.history.task_work_per_cost());
+    took(t, thief_id, v, k, t.posted_at);
+    schedule(thief_id, t.clock);
+  }
+
+  // The outcome of a thief's attempt that ended now (a request answered, a claim settled):
+  // the k tasks it took from `v`, or nothing (k = 0). A take from the thief of the task its
+  // join waits for is a leapfrog.
+  void took(Worker& t, unsigned thief_id, Worker& v, std::int64_t k, std::uint64_t started) {
     if (k == 0) {
       ++t.counters.failed_steals;
       failed_attempt(t);
-    } else {
-      const bool was_idle = t.frames.empty();
-      const bool leapfrog = !was_idle && t.frames.back().waiting != kNone &&
-                            tasks_[t.frames.back().waiting].thief == static_cast<int>(victim);
-      hand_over(t, thief_id, v, k, t.posted_at, t.clock - t.posted_at);
-      if (leapfrog) ++t.counters.leapfrogs;
-      if (was_idle) took_while_idle(t, thief_id);
+      return;
     }
-    schedule(thief_id, t.clock);
+    const auto victim = static_cast<int>(&v - workers_.data());
+    const bool was_idle = t.frames.empty();
+    const bool leapfrog = !was_idle && t.frames.back().waiting != kNone &&
+                          tasks_[t.frames.back().waiting].thief == victim;
+    hand_over(t, thief_id, v, k, started, t.clock - started);
+    if (leapfrog) ++t.counters.leapfrogs;
+    if (was_idle) took_while_idle(t, thief_id);
+  }
+
+  // The owner takes its newest task. If that task is one a thief's standing mark claimed,
+  // the owner saw H past its top: it waits on the port for the thief's decision (blocked,
+  // until the claim settles), and the thief, re-reading T, backs off from it.
+  void pop_top(Worker& w) {
+    if (w.claimed_k > 0 && static_cast<std::int64_t>(w.stack.size()) <= w.claimed_k) {
+      w.crossed = true;
+      w.blocked = true;
+    }
+    w.stack.pop_back();
+  }
+
+  // The thief's next moment in its claim: the mark at the end of its look, or the settling
+  // at the end of a barrier.
+  void claim_step(Worker& w, unsigned id) {
+    const auto victim = static_cast<unsigned>(w.claiming.victim);
+    Worker& v = workers_[victim];
+    if (w.claiming.marked && !v.crossed) {
+      finish_claim(w, id, v, v.claimed_k);  // T, re-read, still covers the claim
+      return;
+    }
+    // The mark, or a retry after a crossed claim: under the port the thief reads n afresh
+    // (the owner, if blocked, holds the task it popped) and claims what the policy gives.
+    if (w.claiming.marked && w.claiming.retries++ == kClaimRetries) {
+      finish_claim(w, id, v, 0);
+      return;
+    }
+    const auto n = static_cast<std::int64_t>(v.stack.size());
+    const std::int64_t k =
+        weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
+    if (k == 0) {
+      finish_claim(w, id, v, 0);  // the owner's pops crossed the look: a lost race
+      return;
+    }
+    w.claiming.marked = true;
+    v.claimed_k = k;
+    v.crossed = false;
+    spend(w, Activity::kSteal,
+          costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1));
+  }
+
+  // The claim is over: the thief releases the port, a blocked owner goes on (its wait was
+  // part of its join, which weft's profile counts as busy time), and the thief takes k.
+  void finish_claim(Worker& w, unsigned id, Worker& v, std::int64_t k) {
+    const std::uint64_t started = w.claiming.started;
+    w.claiming = ClaimUnderWay{};
+    v.port_free_at = w.clock;
+    v.claimed_k = 0;
+    v.crossed = false;
+    if (v.blocked) {
+      v.blocked = false;
+      if (v.clock < w.clock) spend(v, Activity::kBusy, w.clock - v.clock);
+      schedule(static_cast<unsigned>(&v - workers_.data()), v.clock);
+    }
+    took(w, id, v, k, started);
   }
 
   // The thief's deadline passed unanswered: it withdraws its request and has failed.
@@ -492,7 +577,7 @@ class Engine {
 
   void run_claimed(Worker& w) {
     const std::uint32_t task = w.stack.back();
-    w.stack.pop_back();
+    pop_top(w);
     tasks_[task].proxy_holder = -1;
     spend(w, Activity::kFrame, costs_.join_inline_ps);
     start_frame(w, task, 0);
@@ -514,7 +599,8 @@ class Engine {
   Attempt attempt_on(Worker& w, unsigned id, unsigned victim) {
     Worker& v = workers_[victim];
     ++w.counters.steal_attempts;
-    const auto n = static_cast<std::int64_t>(v.stack.size());
+    // A claim's mark hides the tasks it covers from the look (they are below H).
+    const auto n = static_cast<std::int64_t>(v.stack.size()) - v.claimed_k;
     ++w.counters.steal_sizes_seen[weft::steal_size_bucket(n)];
     const std::int64_t k =
         weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
@@ -534,15 +620,16 @@ class Engine {
       w.posted_at = w.clock;
       spend(w, Activity::kSteal, costs_.post_ps);
       w.deadline = w.clock + config_.request_timeout_ps;
-      return Attempt::kPosted;
+      return Attempt::kPending;
     }
-    const std::uint64_t started = w.clock;
-    const std::uint64_t cost =
-        costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1);
-    spend(w, Activity::kSteal, cost);
-    v.port_free_at = w.clock;
-    hand_over(w, id, v, k, started, cost);
-    return Attempt::kTook;
+    // The port is ours until the claim settles; the look runs first (claim_step goes on).
+    v.port_free_at = kPortHeld;
+    w.claiming = ClaimUnderWay{.victim = static_cast<std::int32_t>(victim),
+                               .marked = false,
+                               .retries = 0,
+                               .started = w.clock};
+    spend(w, Activity::kSteal, costs_.attempt_ps);
+    return Attempt::kPending;
   }
 
   // The thief `w` takes the k oldest of `v`'s tasks; its attempt started at `started` and
@@ -568,7 +655,7 @@ class Engine {
     w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
     start_frame(w, run_now, k, cost, started);
     note_level(w, id);
-    // The victim's stack shrank when the claim started.
+    // The victim's stack shrinks as the claim (or the answer) hands the tasks over.
     const auto victim = static_cast<unsigned>(&v - workers_.data());
     occupancy_.set(victim, level(v), now_);
     if (!v.stack.empty() || k > 1) wake_one(w.clock);  // work left behind: one more helper

@@ -1,12 +1,13 @@
-// The discrete-event engine: P simulated workers run one program under weft's concurrent
-// steal mechanism, in one OS thread, reproducibly (the same inputs and seed give the same
-// result bit for bit). docs/SIMULATOR.md says what is modelled and what is not yet.
+// The discrete-event engine: P simulated workers run one program under weft's concurrent or
+// request steal mechanism, in one OS thread, reproducibly (the same inputs and seed give the
+// same result bit for bit). docs/SIMULATOR.md says what is modelled and what is not yet.
 //
 // Time is integer picoseconds (a calibrated cost of 1.7 ns is not rounded to 2). Each worker has
 // its own clock; the engine always advances the worker whose clock is smallest (ties: the lowest
-// id), by one action: an op of its running task, a pop of a task it claimed, or a steal attempt. So
-// every action sees the state that all earlier actions left, and a claim takes effect at the moment
-// it starts.
+// id), by one action: an op of its running task, a pop of a task it claimed, or a step of a steal
+// attempt. So every action sees the state that all earlier actions left, and takes effect when
+// it starts. A concurrent claim has three such steps (the look, the mark, the settling after its
+// barrier), so an owner's pop can cross it as in weft.
 #pragma once
 
 #include <array>

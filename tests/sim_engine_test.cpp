@@ -131,28 +131,53 @@ TEST(SimEngine, FibFourOnOneWorkerCostsWhatItsCallsAndSpawnsCost) {
 }
 
 // Worker 1 steals the root's only child at once and runs it while the root works on; the
-// root's join finds it stolen, waits one poll and ends. Every time below is worked by hand
+// root's join finds it stolen and already done, and ends. Every time below is worked by hand
 // from the engine's rule (smallest clock first, ties to the lower id).
 TEST(SimEngine, OneStealOnTwoWorkersFollowsTheHandComputedLog) {
+  const SimResult r = weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                                                 {Op::Kind::kWork, 2000},
+                                                 {Op::Kind::kJoin}}),
+                                         config(2));
+  // w0: spawn [0,5), work [5,2005), the stolen join that finds the child done [2005,2105),
+  // end at 2105. w1: the claim's look [0,150) and barrier [150,1150), the child's work
+  // [1150,1250), then failed attempts (150) each followed by a spin (30): at 1250, 1430,
+  // 1610, 1790 and 1970, the last cut at 2105.
+  expect_log(r, {.makespan = 2105,
+                 .attempts = 6,
+                 .failed = 5,
+                 .busy = 2100,
+                 .frame = 105,
+                 .steal = 1150 + 4 * 150 + 135,
+                 .idle = 4 * 30});
+  EXPECT_EQ(r.counters.inline_joins, 0u);
+  // The dag: the child's 100 from 5, the root's 2000 from 5, a join at the inline cost (17);
+  // burdened, the root's continuation after the spawn carries a claim (1000).
+  EXPECT_EQ(r.span_ps, 2022u);
+  EXPECT_EQ(r.burdened_span_ps, 3022u);
+}
+
+// The same program with a shorter root: its join pops the child while worker 1's claim of it
+// is under barrier (a crossed claim). The owner waits on the port until the claim settles;
+// the thief, re-reading T, backs off, finds nothing else to claim, and fails; the owner then
+// runs the child inline.
+TEST(SimEngine, AClaimCrossedByTheOwnersPopBacksOffAndHoldsTheOwner) {
   const SimResult r = weft_sim::simulate(script({{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
                                                  {Op::Kind::kWork, 1000},
                                                  {Op::Kind::kJoin}}),
                                          config(2));
-  // w0: spawn [0,5), work [5,1005), stolen join [1005,1105), poll sees the child done
-  // [1105,1205), end at 1205. w1: claim [0,1000), child's work [1000,1100), a failed
-  // attempt [1100,1250) cut at 1205.
-  expect_log(r, {.makespan = 1205,
-                 .attempts = 2,
-                 .failed = 1,
-                 .busy = 1100,
-                 .frame = 105,
-                 .steal = 1000 + 105,  // w1's claim and its attempt up to 1205
-                 .idle = 100});        // w0's look that saw the child done
-  EXPECT_EQ(r.counters.inline_joins, 0u);
-  // The dag: the child's 100 from 5, the root's 1000 from 5, a join at the inline cost (17);
-  // burdened, the root's continuation after the spawn carries a claim (1000).
-  EXPECT_EQ(r.span_ps, 1022u);
-  EXPECT_EQ(r.burdened_span_ps, 2022u);
+  // w0: spawn [0,5), work [5,1005), the pop of the claimed child [1005,1022), on the port
+  // [1022,1150), the child's work [1150,1250), end at 1250. w1: look [0,150), mark, barrier
+  // [150,1150), retry: n = 0, so nothing; a spin [1150,1180), an attempt [1180,1330) cut.
+  EXPECT_EQ(r.makespan_ps, 1250u);
+  EXPECT_EQ(r.counters.steals, 0u);
+  EXPECT_EQ(r.counters.inline_joins, 1u);
+  EXPECT_EQ(r.counters.steal_attempts, 2u);
+  EXPECT_EQ(r.counters.failed_steals, 2u);
+  EXPECT_EQ(r.shares.busy_ps, 1000u + 128u + 100u);  // the owner's wait is its join's: busy
+  EXPECT_EQ(r.shares.frame_ps, 22u);
+  EXPECT_EQ(r.shares.steal_ps, 1150u + 70u);
+  EXPECT_EQ(r.shares.idle_ps, 30u);
+  expect_shares_add_up(r, 2);
 }
 
 // The same run under the request mechanism: worker 1 posts at once; worker 0 answers at
