@@ -44,7 +44,10 @@ fi
 IFS=',' read -r -a list <<< "$workloads"
 names=()
 for w in "${list[@]}"; do
-  name="${w//[: ]/_}"
+  case "$w" in
+    dag:*) base="${w#dag:}"; base="${base##*/}"; name="dag_${base%.wdag}" ;;  # a path: its file
+    *) name="${w//[: ^]/_}" ;;
+  esac
   names+=("$name")
   echo "== $w: workers $workers, both mechanisms, $steal ($(date +%T))"
   /usr/bin/time -f "   %e s, %M KB" "$sim" run --workload "$w" --workers "$workers" \

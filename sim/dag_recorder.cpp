@@ -54,9 +54,10 @@ void DagRecorder::pause() {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - segment_start_);
   const std::uint64_t ps =
       static_cast<std::uint64_t>(std::max<std::int64_t>(ns.count(), 0)) * kUnitPs;
-  // Rounded to the unit; a segment no longer than the clock read is 0.
-  const std::uint64_t units =
-      (ps > clock_cost_ps_ ? ps - clock_cost_ps_ + kUnitPs / 2 : 0) / kUnitPs;
+  // Rounded to the unit; a segment no longer than the clock read is 0 (plus any extra).
+  const std::uint64_t measured = ps > clock_cost_ps_ ? ps - clock_cost_ps_ : 0;
+  const std::uint64_t units = (measured + extra_ps_ + kUnitPs / 2) / kUnitPs;
+  extra_ps_ = 0;
   running().push_back(DagOp::make(DagOpKind::kWork, units));
 }
 

@@ -38,6 +38,9 @@ class DagRecorder {
   void pause();
   // Starts the running task's next segment.
   void resume() { segment_start_ = Clock::now(); }
+  // While paused: adds `ps` to the running task's next segment, beyond what it measures
+  // (weft's own cost of a spawn form beyond the engine's, sim/spawn_overhead.hpp).
+  void add_to_next_segment(std::uint64_t ps) { extra_ps_ += ps; }
 
   // While paused: the running task spawns a new task; returns its index.
   std::uint64_t spawn();
@@ -65,6 +68,7 @@ class DagRecorder {
   std::uint64_t clock_cost_ps_;
   std::function<void(std::uint64_t)> progress_;
   Clock::time_point segment_start_;
+  std::uint64_t extra_ps_ = 0;  // for the next pause()
   std::vector<Active> active_;  // [0, depth_): the running task and those it was joined from
   std::size_t depth_ = 0;
   std::uint64_t tasks_ = 0;

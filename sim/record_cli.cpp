@@ -12,6 +12,7 @@
 #include "sim/dag_median.hpp"
 #include "sim/dag_recorder.hpp"
 #include "sim/record_par.hpp"
+#include "sim/spawn_overhead.hpp"
 #include "sim/wdag_file.hpp"
 #include "workloads/suite.hpp"
 
@@ -128,6 +129,10 @@ int record_command(int argc, char** argv) {
     std::vector<Dag> runs;
     for (int r = 0; r < args.repeat; ++r) runs.push_back(record_once(spec, clock_cost_ps, result));
     dag = median_dag(runs);
+    std::fprintf(stderr,
+                 "weft-sim record: %s: weft's cost beyond a spawn and join, added to the work "
+                 "of the task that pays it: %s\n",
+                 name.c_str(), spawn_overheads_text().c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft-sim: record %s: %s (nothing written)\n", name.c_str(), e.what());
     return 1;

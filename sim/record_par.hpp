@@ -9,17 +9,21 @@
 //                 splits a loop into chunks through its own loop queue rather than spawns,
 //                 which a DAG of spawns and joins does not express: loops are recorded
 //                 serially, and the loop workloads' DAGs have no parallelism inside a loop.
-// A child's code runs where its join is, but in the DAG it is the spawned task.
+// A child's code runs where its join is, but in the DAG it is the spawned task. What weft's
+// invoke and scope cost beyond the engine's spawn and join (sim/spawn_overhead.hpp) is added
+// to the work of the task that pays it, as weft's profile counts it: busy time.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "sim/dag_recorder.hpp"
+#include "sim/spawn_overhead.hpp"
 
 namespace weft_sim {
 
@@ -34,6 +38,8 @@ class RecordPar {
     template <class F>
     void spawn(F&& fn) {
       recorder_->pause();
+      // weft copies this closure into its task slot: its size is what the child costs.
+      children_ps_ += scope_child_overhead_ps<sizeof(std::decay_t<F>)>();
       children_.emplace_back(recorder_->spawn(), std::function<void()>(std::forward<F>(fn)));
       recorder_->resume();
     }
@@ -43,6 +49,7 @@ class RecordPar {
     explicit Scope(DagRecorder* recorder) : recorder_(recorder) {}
     DagRecorder* recorder_;
     std::vector<std::pair<std::uint64_t, std::function<void()>>> children_;
+    std::uint64_t children_ps_ = 0;
   };
 
   template <class F>
@@ -60,6 +67,7 @@ class RecordPar {
     std::forward<F>(f)();
     recorder_->pause();
     run_child(child, g);
+    recorder_->add_to_next_segment(invoke_overhead_ps());
     recorder_->resume();
   }
   template <class Body>
@@ -70,6 +78,7 @@ class RecordPar {
     for (auto it = s.children_.rbegin(); it != s.children_.rend(); ++it)
       run_child(it->first, it->second);
     s.children_.clear();  // the closures' destruction is the recording's, not the parent's
+    recorder_->add_to_next_segment(scope_overhead_ps() + s.children_ps_);
     recorder_->resume();
   }
   template <class Body>

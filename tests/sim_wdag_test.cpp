@@ -5,6 +5,7 @@
 // every task once at any worker count. Nothing here depends on the times measured.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -17,6 +18,7 @@
 #include "sim/dag_recorder.hpp"
 #include "sim/engine.hpp"
 #include "sim/record_par.hpp"
+#include "sim/spawn_overhead.hpp"
 #include "sim/wdag_file.hpp"
 #include "weft/weft.hpp"
 #include "workloads/fft.hpp"
@@ -238,6 +240,39 @@ TEST(SimWdag, OneWorkerTakesTheRecordedWorkPlusTheFrames) {
   const weft_sim::EngineCosts costs = weft_sim::uncalibrated_costs().engine;
   const weft_sim::SimResult r = simulate(dag, 1, weft::StealMechanism::kConcurrent);
   EXPECT_EQ(r.makespan_ps, 70204u * 1000 + 3 * (costs.spawn_ps + costs.join_inline_ps));
+}
+
+}  // namespace
+
+namespace {
+
+// weft's cost of a scope and its children beyond the engine's spawns and joins is in the
+// work of the segment after the scope: with a clock cost so large that every measured part
+// is 0, a recording of a scope with three 40-byte children holds exactly that there, and
+// the segment before it nothing.
+TEST(SimWdag, AScopesOwnCostIsInTheSegmentAfterIt) {
+  struct Child40 {
+    std::array<std::int64_t, 5> pad{};
+    void operator()() const {}
+  };
+  const std::uint64_t extra =
+      weft_sim::scope_overhead_ps() + 3 * weft_sim::scope_child_overhead_ps<sizeof(Child40)>();
+  ASSERT_GT(extra, 0u) << "a scope costs more than nothing";
+  weft_sim::DagRecorder recorder(/*clock_cost_ps=*/1'000'000'000);  // so measured parts are 0
+  weft_sim::RecordPar par(recorder);
+  par.run([&] {
+    par.scope([](auto& s) {
+      for (int i = 0; i < 3; ++i) s.spawn(Child40{});
+    });
+  });
+  const Dag dag = recorder.finish("scope");
+  ASSERT_EQ(dag.tasks(), 4u);
+  // The root: work, 3 spawns (each after a work op), the joins, then the work after the
+  // scope, and its end.
+  const DagOp after_scope = dag.ops[dag.first_op[1] - 2];
+  ASSERT_EQ(after_scope.kind(), DagOpKind::kWork);
+  EXPECT_EQ(after_scope.operand(), (extra + dag.unit_ps / 2) / dag.unit_ps);
+  EXPECT_EQ(dag.ops[0], work(0)) << "nothing was added before the scope";
 }
 
 }  // namespace
