@@ -62,6 +62,10 @@ void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
   config.workers = 1;
   config.mechanism = weft::StealMechanism::kConcurrent;
   weft::Runtime rt(config);
+  // One untimed round of each first: the process's first runs pay its page faults, its
+  // task stack's first touch and the CPU's climb to its clock, and the frame cost is
+  // measured once, on first use.
+  check(fib_serial(n) == rt.run([n] { return fib_weft(n); }), "fib gave a wrong answer");
   const double frame_ns = weft::detail::frame_cost_ns();
   std::vector<double> per_call, serial_call;
   for (int r = 0; r < o.repeat; ++r) {
