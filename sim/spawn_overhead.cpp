@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/frame_cost.hpp"
+#include "sim/calibrate_steps.hpp"
 
 namespace weft_sim {
 
@@ -27,14 +28,13 @@ std::uint64_t extra_per_iteration_ps(const std::function<void()>& weft_loop,
                         .count();
     return static_cast<std::int64_t>(ns) * 1000;
   };
-  std::vector<std::int64_t> extra;
+  std::vector<double> extra;
   for (int r = 0; r < kRounds; ++r) {
     const std::int64_t spawning = time_ps(weft_loop);
     const std::int64_t serial = time_ps(serial_loop);
-    extra.push_back((spawning - serial) / iterations);
+    extra.push_back(static_cast<double>(spawning - serial) / iterations);
   }
-  std::nth_element(extra.begin(), extra.begin() + kRounds / 2, extra.end());
-  return static_cast<std::uint64_t>(std::max<std::int64_t>(extra[kRounds / 2], 0));
+  return static_cast<std::uint64_t>(std::max(spread(std::move(extra)).median, 0.0));
 }
 
 std::uint64_t frame_cost_ps() {
@@ -54,9 +54,9 @@ std::uint64_t noted(std::string name, std::uint64_t ps) {
   return ps;
 }
 
-std::uint64_t less_frames(std::uint64_t ps, std::uint64_t spawns) {
-  const std::uint64_t frames = spawns * frame_cost_ps();
-  return ps > frames ? ps - frames : 0;
+std::uint64_t less_frame(std::uint64_t ps) {
+  const std::uint64_t frame = frame_cost_ps();
+  return ps > frame ? ps - frame : 0;
 }
 
 }  // namespace spawn_overhead_detail
@@ -82,7 +82,7 @@ std::uint64_t invoke_overhead_ps() {
           }
         },
         d::kIterations);
-    return d::noted("an invoke", d::less_frames(extra, 1));
+    return d::noted("an invoke", d::less_frame(extra));
   }();
   return ps;
 }

@@ -27,7 +27,8 @@ namespace spawn_overhead_detail {
 std::uint64_t extra_per_iteration_ps(const std::function<void()>& weft_loop,
                                      const std::function<void()>& serial_loop, int iterations);
 std::uint64_t frame_cost_ps();
-std::uint64_t less_frames(std::uint64_t ps, std::uint64_t spawns);
+// `ps` less one spawn and inline join (the frame cost), never below 0.
+std::uint64_t less_frame(std::uint64_t ps);
 // Keeps a measured figure for spawn_overheads_text().
 std::uint64_t noted(std::string name, std::uint64_t ps);
 
@@ -74,7 +75,7 @@ std::uint64_t scope_child_overhead_ps() {
         d::kIterations);
     const std::uint64_t empty = scope_overhead_ps();
     return d::noted("a scope child of " + std::to_string(Bytes) + " bytes",
-                    d::less_frames((four > empty ? four - empty : 0) / kChildren, 1));
+                    d::less_frame((four > empty ? four - empty : 0) / kChildren));
   }();
   return ps;
 }
