@@ -115,9 +115,17 @@ run_ctest() {
   if [[ -n "$line" ]]; then
     failed="$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")"
     total="$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")"
-    detail "$((total - failed)) tests passed, $failed failed$stopped"
-    say "$CURRENT_STAGE: $((total - failed)) tests passed, $failed failed (of $total)$stopped"
-    [[ "$failed" -eq 0 ]] || record_failures "$log"
+    local names=""
+    if [[ "$failed" -ne 0 ]]; then
+      record_failures "$log"
+      # The summary line names the first few that failed, so that a log cut short above the
+      # summary's end still says which.
+      names="$(sed -n '/The following tests FAILED:/,$p' "$log" |
+        sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+).*/\1/p' | head -n 3 | paste -sd, - || true)"
+      [[ -z "$names" ]] || names=": $names"
+    fi
+    detail "$((total - failed)) tests passed, $failed failed$names$stopped"
+    say "$CURRENT_STAGE: $((total - failed)) tests passed, $failed failed (of $total)$names$stopped"
   else
     detail "no test results (see $log)"
     say "$CURRENT_STAGE: ctest reported no results (exit $rc); see ${log#"$ROOT"/}"
