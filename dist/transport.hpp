@@ -1,0 +1,44 @@
+// The messages ranks exchange in a distributed tree search, and the interface a transport
+// offers: Open MPI's between processes, or the in-process fake (fake_transport.hpp) whose
+// seeded delays make the protocol's interleavings testable.
+//
+// The one ordering promise, which MPI's non-overtaking rule gives too: two messages from one
+// rank to another arrive in the order they were sent. Messages from different senders, and
+// delays, are unconstrained.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "uts/tree.hpp"
+
+namespace weft::dist {
+
+enum class MessageKind : std::uint8_t {
+  kRequest,    // a thief asks for work; one outstanding request per thief
+  kWork,       // the victim's answer: whole chunks of its oldest nodes
+  kNoWork,     // the victim's answer: nothing to give
+  kToken,      // the termination token (termination.hpp)
+  kTerminate,  // rank 0 has detected termination; the receiver stops
+};
+
+struct Message {
+  MessageKind kind = MessageKind::kNoWork;
+  int from = -1;
+  bool black = false;            // kToken: the token's colour
+  std::int64_t count = 0;        // kToken: work messages sent minus received, summed so far
+  std::vector<uts::Node> nodes;  // kWork: the nodes handed over
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual void send(int to, Message message) = 0;
+  // A message that has arrived for this rank, if any; never blocks.
+  virtual std::optional<Message> poll() = 0;
+};
+
+}  // namespace weft::dist
