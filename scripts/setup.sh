@@ -13,7 +13,8 @@ set -euo pipefail
 
 # Keep this list in sync with .ci/run.
 PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind python3
-  libtbb-dev libomp-dev clang-format libboost-context-dev nlohmann-json3-dev)
+  libtbb-dev libomp-dev clang-format libboost-context-dev nlohmann-json3-dev
+  libopenmpi-dev openmpi-bin)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$ROOT/build"
@@ -95,7 +96,7 @@ fi
 
 say "configuring a Release build in build/ (Ninja)"
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DWEFT_SANITIZE= -DWEFT_BUILD_EXAMPLES=ON
+  -DCMAKE_BUILD_TYPE=Release -DWEFT_SANITIZE= -DWEFT_BUILD_EXAMPLES=ON -DWEFT_BUILD_DIST=ON
 
 say "building (-j$JOBS)"
 cmake --build "$BUILD_DIR" -j "$JOBS"

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2317  # the stage_* functions are called indirectly
 # One command that runs weft's whole test suite, stage by stage:
 #   format   every C++ file is as clang-format (.clang-format) leaves it
-#   release  Release build in build/, then the whole suite: ctest -j2
+#   release  Release build in build/ (with the MPI programs), then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
 #   install  cmake --install build into _install/, then build and run examples/client
@@ -164,7 +164,7 @@ stage_format() {
 
 stage_release() {
   detail "configure failed"
-  configure build Release -DWEFT_SANITIZE=
+  configure build Release -DWEFT_SANITIZE= -DWEFT_BUILD_DIST=ON
   detail "build failed"
   cmake --build build -j "$JOBS"
   touch "$STATE/release.built"

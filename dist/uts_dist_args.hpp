@@ -1,0 +1,29 @@
+// weft-uts-dist's command line, parsed alike on every rank before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dist/tree_search.hpp"
+#include "uts/tree.hpp"
+
+namespace weft::dist {
+
+struct UtsDistArgs {
+  std::string tree_name = "T3";        // the preset, and the reference flags over it if any
+  uts::TreeParams tree;                // the preset's, with any reference flags over it
+  std::optional<std::uint64_t> nodes;  // the published size, when the tree is a preset's
+  SearchOptions search;
+  std::string steal = "one";
+  int repeat = 3;
+  std::string json;  // "" for none
+  bool help = false;
+};
+
+// "" or what is wrong, e.g. "--chunk 0: expected >= 1".
+std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& args);
+
+std::string uts_dist_usage();
+
+}  // namespace weft::dist
