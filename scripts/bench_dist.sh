@@ -7,6 +7,10 @@
 #
 # Usage: scripts/bench_dist.sh [--trees T1L,T3L] [--repeat 5] [--chunk 8] [--poll 0]
 #                              [--out docs/results/dist]
+#        scripts/bench_dist.sh --sweep [--trees ...] [--repeat R] [--out ...]
+#   --sweep: weft-uts-dist alone at 2 ranks under half, over chunks of 2, 8, 32 and 128 nodes
+#   and polls every 64 nodes or adaptive, alternated, into OUT/sweep.md: how to choose --chunk
+#   and --poll for the comparison.
 # Needs the Release build with the MPI programs (scripts/setup.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,8 +21,10 @@ repeat=5
 chunk=8
 poll=0
 out=docs/results/dist
+sweep=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --sweep) sweep=1; shift ;;
     --trees) trees="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --chunk) chunk="$2"; shift 2 ;;
@@ -34,6 +40,40 @@ dist=build/dist/weft-uts-dist
 mkdir -p "$out/raw"
 
 IFS=',' read -r -a list <<< "$trees"
+if [[ "$sweep" -eq 1 ]]; then
+  for tree in "${list[@]}"; do
+    for ((r = 1; r <= repeat; r++)); do
+      echo "== sweep: $tree, repetition $r of $repeat ($(date +%T))"
+      for c in 2 8 32 128; do
+        for p in 0 64; do
+          scripts/mpirun.sh 2 "$dist" --tree "$tree" --steal half --chunk "$c" --poll "$p" \
+            --repeat 1 --json "$out/raw/sweep_${tree}_c${c}_p${p}_$r.json" >/dev/null
+        done
+      done
+    done
+  done
+  python3 - "$out" "$repeat" "${list[@]}" <<'PY'
+import json, statistics, sys
+out, repeat, trees = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+lines = ["# weft-uts-dist at 2 ranks, half: chunk size and poll interval", "",
+         f"Made by `scripts/bench_dist.sh --sweep`, {repeat} alternated repetitions; medians in "
+         "seconds (poll 0: adaptive).", ""]
+for tree in trees:
+    lines += [f"## {tree}", "", "| chunk | poll 0 | poll 64 |", "|---:|---:|---:|"]
+    for c in (2, 8, 32, 128):
+        cells = []
+        for p in (0, 64):
+            runs = [json.load(open(f"{out}/raw/sweep_{tree}_c{c}_p{p}_{r}.json"))
+                    for r in range(1, repeat + 1)]
+            assert all(d["verified"] for d in runs), (tree, c, p)
+            cells.append(f"{statistics.median(d['median_s'] for d in runs):.3f}")
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    lines.append("")
+open(f"{out}/sweep.md", "w").write("\n".join(lines))
+PY
+  echo "== $out/sweep.md"
+  exit 0
+fi
 for tree in "${list[@]}"; do
   for ((r = 1; r <= repeat; r++)); do
     echo "== $tree, repetition $r of $repeat ($(date +%T))"
