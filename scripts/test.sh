@@ -120,8 +120,8 @@ run_ctest() {
       record_failures "$log"
       # The summary line names the first few that failed, so that a log cut short above the
       # summary's end still says which.
-      names="$(sed -n '/The following tests FAILED:/,$p' "$log" |
-        sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+).*/\1/p' | head -n 3 | paste -sd, - || true)"
+      names="$(sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+).*/\1/p' "$STATE/$CURRENT_STAGE.failures" |
+        head -n 3 | paste -sd, - || true)"
       [[ -z "$names" ]] || names=": $names"
     fi
     detail "$((total - failed)) tests passed, $failed failed$names$stopped"
