@@ -88,12 +88,12 @@ std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& a) {
     }
   }
   a.tree = preset->params;
-  a.nodes = preset->nodes;
+  a.published = preset;
   if (!tree_flags.empty()) {
     const std::string error = uts::parse_tree_args(tree_flags, a.tree);
     if (!error.empty()) return error;
     a.tree_name = std::string(preset->name) + " " + uts::to_args(a.tree);
-    a.nodes.reset();  // no published size: counted serially on rank 0 first
+    a.published = nullptr;  // no published size: counted serially on rank 0 first
   }
   return "";
 }

@@ -2,18 +2,20 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "dist/tree_search.hpp"
+#include "uts/presets.hpp"
 #include "uts/tree.hpp"
 
 namespace weft::dist {
 
 struct UtsDistArgs {
-  std::string tree_name = "T3";        // the preset, and the reference flags over it if any
-  uts::TreeParams tree;                // the preset's, with any reference flags over it
-  std::optional<std::uint64_t> nodes;  // the published size, when the tree is a preset's
+  std::string tree_name = "T3";  // the preset, and the reference flags over it if any
+  uts::TreeParams tree;          // the preset's, with any reference flags over it
+  // The preset whose published size (and leaves and depth, where published) every run must
+  // match; nullptr for a custom tree, which rank 0 counts serially first.
+  const uts::Preset* published = nullptr;
   SearchOptions search;
   std::string steal = "one";
   int repeat = 3;
