@@ -11,13 +11,12 @@
 
 namespace weft::dist {
 
-std::vector<RankResult> run_on_fake_network(const uts::Tree& tree, const SearchOptions& search,
-                                            const FakeRunOptions& run) {
+void run_ranks_on_fake_network(const FakeRunOptions& run,
+                               const std::function<void(Transport&)>& rank_main) {
   if (run.ranks < 1) {
     throw std::invalid_argument("ranks " + std::to_string(run.ranks) + ": expected >= 1");
   }
   FakeNetwork net(run.ranks, run.network_seed, run.max_delay_ns);
-  std::vector<RankResult> results(static_cast<std::size_t>(run.ranks));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(run.ranks));
   std::mutex mutex;
   std::condition_variable finished;
@@ -27,7 +26,7 @@ std::vector<RankResult> run_on_fake_network(const uts::Tree& tree, const SearchO
     threads.emplace_back([&, r] {
       const auto i = static_cast<std::size_t>(r);
       try {
-        results[i] = search_rank(tree, net.endpoint(r), search);
+        rank_main(net.endpoint(r));
       } catch (...) {
         errors[i] = std::current_exception();
         net.abort();  // the others would wait for this rank forever
@@ -53,13 +52,6 @@ std::vector<RankResult> run_on_fake_network(const uts::Tree& tree, const SearchO
                              " ranks did not end within " + std::to_string(run.deadline.count()) +
                              " ms");
   }
-  return results;
-}
-
-uts::Counts combined_counts(const std::vector<RankResult>& ranks) {
-  uts::Counts total;
-  for (const RankResult& r : ranks) total += r.counts;
-  return total;
 }
 
 }  // namespace weft::dist

@@ -26,13 +26,20 @@ class FakeNetwork::Endpoint final : public Transport {
   int size() const override { return size_; }
   void send(int to, Message message) override {
     message.from = rank_;
+    bytes_sent_ += kWireHeaderBytes + message.nodes.size();
     const std::uint64_t delay = net_.max_delay_ns_ == 0 ? 0 : splitmix(rng_) % net_.max_delay_ns_;
     std::uint64_t& last = last_[static_cast<std::size_t>(to)];
     last = std::max(now_ns() + delay, last);  // never before an earlier one to `to`
     net_.deliver(
         to, Pending{last, net_.seq_.fetch_add(1, std::memory_order_relaxed), std::move(message)});
   }
-  std::optional<Message> poll() override { return net_.take(rank_); }
+  std::optional<Message> poll() override {
+    std::optional<Message> m = net_.take(rank_);
+    if (m) bytes_received_ += kWireHeaderBytes + m->nodes.size();
+    return m;
+  }
+  std::uint64_t bytes_sent() const override { return bytes_sent_; }
+  std::uint64_t bytes_received() const override { return bytes_received_; }
 
  private:
   FakeNetwork& net_;
@@ -40,6 +47,8 @@ class FakeNetwork::Endpoint final : public Transport {
   int size_;
   std::uint64_t rng_;
   std::vector<std::uint64_t> last_;  // the latest delivery time towards each rank
+  std::uint64_t bytes_sent_ = 0;
+  std::uint64_t bytes_received_ = 0;
 };
 
 FakeNetwork::FakeNetwork(int ranks, std::uint64_t seed, std::uint64_t max_delay_ns)

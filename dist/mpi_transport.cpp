@@ -9,15 +9,14 @@
 namespace weft::dist {
 namespace {
 
-static_assert(std::is_trivially_copyable_v<uts::Node>, "nodes travel as bytes");
-
 struct Header {
   std::uint8_t kind;
   std::uint8_t black;
   std::uint8_t unused[6];
   std::int64_t count;
+  std::int64_t sent_ns;
 };
-static_assert(sizeof(Header) == 16 && std::is_trivially_copyable_v<Header>);
+static_assert(sizeof(Header) == kWireHeaderBytes && std::is_trivially_copyable_v<Header>);
 
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("weft::dist: ") + what + " failed");
@@ -38,9 +37,10 @@ MpiTransport::~MpiTransport() {
 }
 
 void MpiTransport::send(int to, Message message) {
-  const Header h{static_cast<std::uint8_t>(message.kind), message.black, {}, message.count};
+  const Header h{
+      static_cast<std::uint8_t>(message.kind), message.black, {}, message.count, message.sent_ns};
   Pending& p = pending_.emplace_back();
-  const std::size_t node_bytes = message.nodes.size() * sizeof(uts::Node);
+  const std::size_t node_bytes = message.nodes.size();
   p.bytes.resize(sizeof h + node_bytes);
   std::memcpy(p.bytes.data(), &h, sizeof h);
   if (node_bytes > 0) std::memcpy(p.bytes.data() + sizeof h, message.nodes.data(), node_bytes);
@@ -64,7 +64,7 @@ std::optional<Message> MpiTransport::poll() {
         "MPI_Recv");
   bytes_received_ += buffer.size();
   Header h;
-  if (buffer.size() < sizeof h || (buffer.size() - sizeof h) % sizeof(uts::Node) != 0) {
+  if (buffer.size() < sizeof h) {
     throw std::runtime_error("weft::dist: a message of " + std::to_string(bytes) +
                              " bytes from rank " + std::to_string(status.MPI_SOURCE));
   }
@@ -74,10 +74,9 @@ std::optional<Message> MpiTransport::poll() {
   m.from = status.MPI_SOURCE;
   m.black = h.black != 0;
   m.count = h.count;
-  m.nodes.resize((buffer.size() - sizeof h) / sizeof(uts::Node));
-  if (!m.nodes.empty()) {
-    std::memcpy(m.nodes.data(), buffer.data() + sizeof h, m.nodes.size() * sizeof(uts::Node));
-  }
+  m.sent_ns = h.sent_ns;
+  m.nodes.resize(buffer.size() - sizeof h);
+  if (!m.nodes.empty()) std::memcpy(m.nodes.data(), buffer.data() + sizeof h, m.nodes.size());
   return m;
 }
 

@@ -1,5 +1,5 @@
 // The transport over Open MPI: a message is one MPI message of bytes (a small header, then
-// the nodes as they lie in memory, which UTS nodes allow: trivially copyable), sent with
+// the nodes as they lay in the sender's stack: trivially copyable bytes), sent with
 // MPI_Isend and received by MPI_Iprobe and MPI_Recv. Each repetition of a search uses its own
 // tag, so that a stray message of an earlier one (a request left unanswered at its end) can
 // never be read as one of the next.
@@ -33,8 +33,8 @@ class MpiTransport final : public Transport {
   // ended: termination.hpp counts every work message as received).
   void finish();
 
-  std::uint64_t bytes_sent() const { return bytes_sent_; }
-  std::uint64_t bytes_received() const { return bytes_received_; }
+  std::uint64_t bytes_sent() const override { return bytes_sent_; }
+  std::uint64_t bytes_received() const override { return bytes_received_; }
 
  private:
   struct Pending {

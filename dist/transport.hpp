@@ -7,11 +7,10 @@
 // delays, are unconstrained.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
-
-#include "uts/tree.hpp"
 
 namespace weft::dist {
 
@@ -28,8 +27,12 @@ struct Message {
   int from = -1;
   bool black = false;            // kToken: the token's colour
   std::int64_t count = 0;        // kToken: work messages sent minus received, summed so far
-  std::vector<uts::Node> nodes;  // kWork: the nodes handed over
+  std::int64_t sent_ns = 0;      // kWork: the sender's steady clock when it sent the work
+  std::vector<std::byte> nodes;  // kWork: the nodes handed over, as they lay in its stack
 };
+
+// A message's bytes on the wire before its nodes: kind, colour, count and send time.
+inline constexpr std::size_t kWireHeaderBytes = 24;
 
 class Transport {
  public:
@@ -39,6 +42,10 @@ class Transport {
   virtual void send(int to, Message message) = 0;
   // A message that has arrived for this rank, if any; never blocks.
   virtual std::optional<Message> poll() = 0;
+  // What this rank's messages have cost on the wire so far (the fake network counts what the
+  // MPI transport would send).
+  virtual std::uint64_t bytes_sent() const = 0;
+  virtual std::uint64_t bytes_received() const = 0;
 };
 
 }  // namespace weft::dist

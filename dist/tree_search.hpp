@@ -1,42 +1,83 @@
-// One rank of a distributed Unbalanced Tree Search with work stealing between ranks, after
-// Olivier & Prins's chunked explicit stacks and the UTS reference's MPI version: each rank
-// traverses from its own stack of nodes; nodes below its working chunk are releasable in
-// whole chunks of `chunk` nodes; an idle rank asks a random other rank for work (one request
-// outstanding) and the victim answers when it next polls, with as many of its oldest chunks
-// as the steal policy gives for the releasable ones, or with nothing. Termination is
-// detected by termination.hpp's token ring. Only rank 0 starts with the root.
+// weft::dist's search interface for a user's tree: nodes of any trivially copyable type, an
+// `expand` that pushes a node's children and returns the node's own contribution to the
+// result, and a `combine` that merges two results. The protocol (search_core.hpp) moves
+// nodes between ranks as bytes; nothing else of a node is shared.
+//
+//   struct Queen { std::uint32_t cols, left, right; std::uint8_t row, n; };
+//   auto expand = [](const Queen& q, weft::dist::Children<Queen>& out) -> std::uint64_t {
+//     if (q.row == q.n) return 1;  // a solution
+//     ... out.push(child) for each safe column ...
+//     return 0;
+//   };
+//   weft::dist::RankOutcome<std::uint64_t> mine =
+//       weft::dist::search_rank(transport, root, expand, std::plus<>{}, options);
+//
+// `Result{}` must be combine's identity, and combine associative and commutative: each rank
+// folds its nodes' contributions in the order it expands them, and the ranks' results are
+// folded in rank order (mpi_search.hpp). For the whole search over MPI, see mpi_search.hpp;
+// on threads, fake_run.hpp.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
 
-#include "dist/transport.hpp"
-#include "uts/counts.hpp"
-#include "uts/tree.hpp"
-#include "weft/config.hpp"
+#include "dist/search_core.hpp"
 
 namespace weft::dist {
 
-struct SearchOptions {
-  std::size_t chunk = 32;  // nodes a chunk, >= 1
-  // Nodes expanded between two polls; 0: adaptive, as the UTS reference's MPI version
-  // (from 1, +4 after each poll that found no request, up to 1024; back to 1 when one was).
-  unsigned poll_interval = 0;
-  weft::StealPolicy policy = weft::StealPolicy::one();  // chunks given for n releasable
-  std::uint64_t seed = 1;                               // the victims' random stream
+// Where expand puts a node's children; the last pushed is expanded first.
+template <class Node>
+class Children {
+ public:
+  explicit Children(NodeStack& stack) : stack_(stack) {}
+  void push(const Node& child) { stack_.push(child); }
+
+ private:
+  NodeStack& stack_;
 };
 
-struct RankResult {
-  uts::Counts counts;  // this rank's nodes
-  std::uint64_t requests_sent = 0;
-  std::uint64_t failed_steals = 0;  // requests answered with nothing
-  std::uint64_t requests_served = 0;
-  std::uint64_t chunks_sent = 0;
-  std::uint64_t chunks_received = 0;
-  std::uint64_t polls = 0;
-  std::uint64_t token_rounds = 0;  // rank 0: termination rounds started
+template <class Result>
+struct RankOutcome {
+  Result value{};       // this rank's nodes' contributions, combined
+  RankProfile profile;  // where its time went, what it exchanged
 };
 
-// Runs this rank's part until termination; throws std::invalid_argument for a bad option.
-RankResult search_rank(const uts::Tree& tree, Transport& transport, const SearchOptions& options);
+template <class Node, class Expand>
+using ExpandResult = std::invoke_result_t<Expand&, const Node&, Children<Node>&>;
+
+// Runs this rank's part of the search of the tree under `root` (read on rank 0 only) until
+// the whole search has ended.
+template <class Node, class Expand, class Combine>
+RankOutcome<ExpandResult<Node, Expand>> search_rank(Transport& transport, const Node& root,
+                                                    Expand&& expand, Combine&& combine,
+                                                    const SearchOptions& options) {
+  static_assert(std::is_trivially_copyable_v<Node>, "nodes travel between ranks as bytes");
+  using Result = ExpandResult<Node, Expand>;
+  struct Context {
+    Expand& expand;
+    Combine& combine;
+    Result value{};
+  } context{expand, combine};
+  ErasedTree erased;
+  erased.node_bytes = sizeof(Node);
+  erased.context = &context;
+  erased.expand_some = [](void* c, NodeStack& stack, std::size_t limit) -> std::size_t {
+    auto& ctx = *static_cast<Context*>(c);
+    Children<Node> children(stack);
+    std::size_t expanded = 0;
+    while (expanded < limit && !stack.empty()) {
+      const Node node = stack.template pop<Node>();
+      ctx.value = ctx.combine(std::move(ctx.value), ctx.expand(node, children));
+      ++expanded;
+    }
+    return expanded;
+  };
+  RankOutcome<Result> outcome;
+  outcome.profile =
+      search_rank_erased(erased, reinterpret_cast<const std::byte*>(&root), transport, options);
+  outcome.value = std::move(context.value);
+  return outcome;
+}
 
 }  // namespace weft::dist

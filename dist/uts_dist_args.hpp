@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "dist/tree_search.hpp"
+#include "dist/search_args.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree.hpp"
 
@@ -16,10 +16,7 @@ struct UtsDistArgs {
   // The preset whose published size (and leaves and depth, where published) every run must
   // match; nullptr for a custom tree, which rank 0 counts serially first.
   const uts::Preset* published = nullptr;
-  SearchOptions search;
-  std::string steal = "one";
-  int repeat = 3;
-  std::string json;  // "" for none
+  SearchArgs common;  // --steal --chunk --poll --seed --repeat --json
   bool help = false;
 };
 

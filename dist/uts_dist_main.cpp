@@ -5,7 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -14,35 +14,29 @@
 
 #include "cli/output_file.hpp"
 #include "common/text_format.hpp"
-#include "dist/mpi_transport.hpp"
+#include "dist/mpi_search.hpp"
+#include "dist/profile_report.hpp"
 #include "dist/uts_dist_args.hpp"
+#include "dist/uts_search.hpp"
 #include "uts/uts_seq.hpp"
 
 namespace {
 
-using weft::dist::RankResult;
+using weft::dist::RankProfile;
 
-// One rank's figures as MPI gathers them.
-constexpr int kFields = 12;
-std::array<double, kFields> flatten(const RankResult& r, double seconds, std::uint64_t sent,
-                                    std::uint64_t received) {
-  return {static_cast<double>(r.counts.nodes),
-          static_cast<double>(r.counts.leaves),
-          static_cast<double>(r.counts.max_depth),
-          static_cast<double>(r.requests_sent),
-          static_cast<double>(r.failed_steals),
-          static_cast<double>(r.requests_served),
-          static_cast<double>(r.chunks_sent),
-          static_cast<double>(r.chunks_received),
-          static_cast<double>(r.polls),
-          static_cast<double>(r.token_rounds),
-          static_cast<double>(sent + received),
-          seconds};
+// WEFT_DIST_FAIL_RANK and WEFT_DIST_SLOW_RANK name a rank in decimal; anything else names none.
+bool names_rank(const char* variable, int rank) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && std::string(value) == std::to_string(rank);
 }
-constexpr const char* kFieldNames[kFields] = {"nodes",         "leaves",          "max_depth",
-                                              "requests_sent", "failed_steals",   "requests_served",
-                                              "chunks_sent",   "chunks_received", "polls",
-                                              "token_rounds",  "bytes",           "seconds"};
+
+// A slow rank's extra time per node: WEFT_DIST_SLOW_US microseconds (default 5).
+std::chrono::nanoseconds slowdown(int rank) {
+  if (!names_rank("WEFT_DIST_SLOW_RANK", rank)) return {};
+  const char* us = std::getenv("WEFT_DIST_SLOW_US");
+  const long n = us != nullptr ? std::strtol(us, nullptr, 10) : 5;
+  return std::chrono::microseconds(n > 0 ? n : 5);
+}
 
 int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
   const uts::Tree tree(args.tree);
@@ -62,53 +56,45 @@ int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
     return c.nodes == published->nodes && (!published->leaves || c.leaves == *published->leaves) &&
            (!published->max_depth || c.max_depth == *published->max_depth);
   };
-  // A test hook; anything but this rank's number in decimal leaves the rank alone.
-  if (const char* fail = std::getenv("WEFT_DIST_FAIL_RANK");
-      fail != nullptr && std::string(fail) == std::to_string(rank)) {
+  if (names_rank("WEFT_DIST_FAIL_RANK", rank)) {  // a test hook
     std::fprintf(stderr, "weft-uts-dist: rank %d: failing as WEFT_DIST_FAIL_RANK asks\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
+  const std::chrono::nanoseconds extra = slowdown(rank);
   std::vector<double> times;
-  std::vector<std::vector<double>> per_rank;  // rank 0: the median repetition's, row per rank
-  std::vector<std::vector<std::vector<double>>> all;
+  std::vector<std::vector<RankProfile>> profiles;  // rank 0: each repetition's, rank order
   uts::Counts total;
   bool exact = true;
-  for (int rep = 0; rep < args.repeat; ++rep) {
+  for (int rep = 0; rep < args.common.repeat; ++rep) {
+    const int tag = weft::dist::next_search_tag(MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    weft::dist::MpiTransport transport(MPI_COMM_WORLD, rep + 1);
-    const RankResult r = weft::dist::search_rank(tree, transport, args.search);
+    weft::dist::MpiTransport transport(MPI_COMM_WORLD, tag);
+    const auto mine = weft::dist::search_uts_rank(tree, transport, args.common.search, extra);
     const double seconds = MPI_Wtime() - start;
     transport.finish();
-    const auto mine = flatten(r, seconds, transport.bytes_sent(), transport.bytes_received());
-    std::vector<double> gathered(rank == 0 ? static_cast<std::size_t>(size * kFields) : 0);
-    MPI_Gather(mine.data(), kFields, MPI_DOUBLE, gathered.data(), kFields, MPI_DOUBLE, 0,
-               MPI_COMM_WORLD);
-    if (rank != 0) continue;
-    uts::Counts counts;
     double slowest = 0;
-    std::vector<std::vector<double>> rows;
-    for (int q = 0; q < size; ++q) {
-      const double* f = &gathered[static_cast<std::size_t>(q * kFields)];
-      counts.nodes += static_cast<std::uint64_t>(f[0]);
-      counts.leaves += static_cast<std::uint64_t>(f[1]);
-      counts.max_depth = std::max(counts.max_depth, static_cast<std::int32_t>(f[2]));
-      slowest = std::max(slowest, f[kFields - 1]);
-      rows.emplace_back(f, f + kFields);
-    }
-    const bool ok = matches(counts);
+    MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    std::vector<uts::Counts> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+    MPI_Gather(&mine.value, sizeof(uts::Counts), MPI_BYTE, counts.data(), sizeof(uts::Counts),
+               MPI_BYTE, 0, MPI_COMM_WORLD);
+    std::vector<RankProfile> ranks = weft::dist::gather_profiles(MPI_COMM_WORLD, mine.profile);
+    MPI_Barrier(MPI_COMM_WORLD);
+    weft::dist::drain_strays(MPI_COMM_WORLD, tag);
+    if (rank != 0) continue;
+    uts::Counts sum;
+    for (const uts::Counts& c : counts) sum += c;
+    const bool ok = matches(sum);
     if (!ok) {
       std::fprintf(stderr, "weft-uts-dist: repetition %d counted %llu nodes, expected %llu\n",
-                   rep + 1, static_cast<unsigned long long>(counts.nodes),
+                   rep + 1, static_cast<unsigned long long>(sum.nodes),
                    static_cast<unsigned long long>(expected.nodes));
     }
     exact = exact && ok;
-    total = counts;
+    total = sum;
     times.push_back(slowest);
-    all.push_back(std::move(rows));
+    profiles.push_back(std::move(ranks));
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  for (int rep = 0; rep < args.repeat; ++rep) weft::dist::drain_strays(MPI_COMM_WORLD, rep + 1);
   int status = exact ? 0 : 1;
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (rank != 0) return status;
@@ -118,49 +104,38 @@ int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
   const double median = sorted[sorted.size() / 2];
   const auto median_rep =
       static_cast<std::size_t>(std::find(times.begin(), times.end(), median) - times.begin());
-  per_rank = all[median_rep];
+  const std::vector<RankProfile>& per_rank = profiles[median_rep];
   std::printf(
       "UTS %s on %d ranks, steal %s, chunk %zu, poll %s: %llu nodes, %llu leaves, depth "
       "%d (%s)\n",
-      args.tree_name.c_str(), size, args.steal.c_str(), args.search.chunk,
-      args.search.poll_interval == 0 ? "adaptive"
-                                     : std::to_string(args.search.poll_interval).c_str(),
+      args.tree_name.c_str(), size, args.common.steal.c_str(), args.common.search.chunk,
+      args.common.search.poll_interval == 0
+          ? "adaptive"
+          : std::to_string(args.common.search.poll_interval).c_str(),
       static_cast<unsigned long long>(total.nodes), static_cast<unsigned long long>(total.leaves),
       total.max_depth, exact ? "exact" : "WRONG");
-  std::printf("median of %d: %.4f s, %.2f Mnodes/s\n", args.repeat, median,
-              static_cast<double>(total.nodes) / median / 1e6);
-  std::printf("%5s %12s %9s %9s %9s %9s %9s %10s\n", "rank", "nodes", "requests", "failed",
-              "served", "chunks>", "chunks<", "bytes");
-  for (std::size_t q = 0; q < per_rank.size(); ++q) {
-    const auto& f = per_rank[q];
-    std::printf("%5zu %12.0f %9.0f %9.0f %9.0f %9.0f %9.0f %10.0f\n", q, f[0], f[3], f[4], f[5],
-                f[6], f[7], f[10]);
-  }
-  if (!args.json.empty()) {
+  std::printf("median of %d: %.4f s, %.2f Mnodes/s; the median repetition's ranks:\n",
+              args.common.repeat, median, static_cast<double>(total.nodes) / median / 1e6);
+  std::fputs(weft::dist::profile_table(per_rank).c_str(), stdout);
+  std::fputs(weft::dist::latency_line(per_rank).c_str(), stdout);
+  if (!args.common.json.empty()) {
     using bench_text::number;
     using bench_text::quote;
     std::string j = "{\"bench\":\"uts-dist\",\"tree\":" + quote(args.tree_name) +
-                    ",\"ranks_count\":" + std::to_string(size) + ",\"steal\":" + quote(args.steal) +
-                    ",\"chunk\":" + std::to_string(args.search.chunk) +
-                    ",\"poll\":" + std::to_string(args.search.poll_interval) +
-                    ",\"repeat\":" + std::to_string(args.repeat) +
+                    ",\"ranks_count\":" + std::to_string(size) +
+                    ",\"steal\":" + quote(args.common.steal) +
+                    ",\"chunk\":" + std::to_string(args.common.search.chunk) +
+                    ",\"poll\":" + std::to_string(args.common.search.poll_interval) +
+                    ",\"repeat\":" + std::to_string(args.common.repeat) +
                     ",\"nodes\":" + std::to_string(total.nodes) +
                     ",\"leaves\":" + std::to_string(total.leaves) +
                     ",\"max_depth\":" + std::to_string(total.max_depth) +
                     ",\"verified\":" + (exact ? "true" : "false") +
                     ",\"median_s\":" + number(median) + ",\"times_s\":[";
     for (std::size_t i = 0; i < times.size(); ++i) j += (i ? "," : "") + number(times[i]);
-    j += "],\"ranks\":[";
-    for (std::size_t q = 0; q < per_rank.size(); ++q) {
-      j += q ? ",{" : "{";
-      for (int f = 0; f < kFields; ++f) {
-        j += std::string(f ? "," : "") + "\"" + kFieldNames[f] + "\":" + number(per_rank[q][f]);
-      }
-      j += "}";
-    }
-    j += "]}\n";
-    if (const std::string e = weft_bench::replace_file(args.json, j); !e.empty()) {
-      std::fprintf(stderr, "weft-uts-dist: --json %s: %s\n", args.json.c_str(), e.c_str());
+    j += "]," + weft::dist::profile_json_members(per_rank) + "}\n";
+    if (const std::string e = weft_bench::replace_file(args.common.json, j); !e.empty()) {
+      std::fprintf(stderr, "weft-uts-dist: --json %s: %s\n", args.common.json.c_str(), e.c_str());
       return 1;
     }
   }
@@ -176,9 +151,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   weft::dist::UtsDistArgs args;
   std::string error = weft::dist::parse_uts_dist_args(argc, argv, args);
-  if (error.empty() && !args.json.empty()) {
-    error = weft_bench::check_replaceable(args.json);
-    if (!error.empty()) error = "--json " + args.json + ": " + error;
+  if (error.empty() && !args.common.json.empty()) {
+    error = weft_bench::check_replaceable(args.common.json);
+    if (!error.empty()) error = "--json " + args.common.json + ": " + error;
   }
   if (!error.empty() || args.help) {
     if (rank == 0) {

@@ -3,7 +3,8 @@
 # in one run (docs/DISTRIBUTED.md): each repetition runs, in turn, weft-bench's seq and weft
 # (concurrent and request, one and half) and weft-uts-dist under one and half. Every run is
 # checked by its program. Then scripts/dist_table.py writes OUT/bench_dist.md and .json: the
-# medians, T_dist / T_weft (each side's best configuration) and E = T_seq / (2 T_dist).
+# medians, T_dist / T_weft (each side's best configuration), E = T_seq / (2 T_dist), mpirun's
+# wall time, the request round trip and chunk transfer times and the ranks' time profile.
 #
 # Usage: scripts/bench_dist.sh [--trees T1L,T3L] [--repeat 5] [--chunk 8] [--poll 0]
 #                              [--out docs/results/dist]
@@ -80,8 +81,12 @@ for tree in "${list[@]}"; do
     "$bench" uts --tree "$tree" --impl seq,weft --workers 2 --steal one,half \
       --mechanism concurrent,request --repeat 1 --json "$out/raw/${tree}_weft_$r.json" >/dev/null
     for steal in one half; do
+      # The timed region is the search alone; mpirun's wall time (start-up included) is kept
+      # beside it.
+      start="$EPOCHREALTIME"
       scripts/mpirun.sh 2 "$dist" --tree "$tree" --steal "$steal" --chunk "$chunk" --poll "$poll" \
         --repeat 1 --json "$out/raw/${tree}_dist_${steal}_$r.json" >/dev/null
+      echo "$start $EPOCHREALTIME" >"$out/raw/${tree}_dist_${steal}_$r.wall"
     done
   done
 done

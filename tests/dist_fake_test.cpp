@@ -9,6 +9,7 @@
 
 #include "dist/fake_run.hpp"
 #include "dist/termination.hpp"
+#include "dist/uts_search.hpp"
 #include "test_support.hpp"
 #include "uts/uts_seq.hpp"
 
@@ -55,7 +56,7 @@ TEST(DistFake, EveryRunCountsTheTreeExactly) {
     r.network_seed = u * 31 + 7;
     r.max_delay_ns = (u % 4) * 5'000;
     r.deadline = std::chrono::milliseconds(30'000);
-    const auto ranks = weft::dist::run_on_fake_network(tree, s, r);
+    const auto ranks = weft::dist::run_uts_on_fake_network(tree, s, r);
     ASSERT_EQ(weft::dist::combined_counts(ranks), uts::traverse_sequential(tree))
         << "run " << i << ": " << r.ranks << " ranks, chunk " << s.chunk << ", " << policies[u % 3];
   }
@@ -86,22 +87,22 @@ TEST(DistFake, EveryRankReceivesWork) {
       bool every_rank_worked = false;
       for (int attempt = 0; attempt < kAttempts && !every_rank_worked; ++attempt) {
         r.network_seed = static_cast<std::uint64_t>(attempt + 1);
-        const auto results = weft::dist::run_on_fake_network(tree, s, r);
+        const auto results = weft::dist::run_uts_on_fake_network(tree, s, r);
         EXPECT_EQ(weft::dist::combined_counts(results), expected);
         std::uint64_t sent = 0, received = 0, away_from_rank_0 = 0;
         every_rank_worked = true;
         for (std::size_t i = 0; i < results.size(); ++i) {
-          sent += results[i].chunks_sent;
-          received += results[i].chunks_received;
+          const weft::dist::RankProfile& p = results[i].profile;
+          sent += p.chunks_sent;
+          received += p.chunks_received;
           if (i > 0) {
-            away_from_rank_0 += results[i].counts.nodes;
-            every_rank_worked =
-                every_rank_worked && results[i].chunks_received >= 1 && results[i].counts.nodes > 0;
+            away_from_rank_0 += results[i].value.nodes;
+            every_rank_worked = every_rank_worked && p.chunks_received >= 1 && p.nodes > 0;
           }
         }
         EXPECT_GT(away_from_rank_0, 0u) << ranks << " ranks, " << policy;
         EXPECT_EQ(sent, received);
-        EXPECT_GE(results[0].token_rounds, 1u);
+        EXPECT_GE(results[0].profile.token_rounds, 1u);
         if (std::string(policy) == "one") break;
       }
       if (std::string(policy) == "half") {
@@ -115,11 +116,12 @@ TEST(DistFake, EveryRankReceivesWork) {
 
 TEST(DistFake, OneRankSendsNothing) {
   const uts::Tree tree(geometric(3, 5));
-  const auto results = weft::dist::run_on_fake_network(tree, SearchOptions{}, FakeRunOptions{1});
+  const auto results =
+      weft::dist::run_uts_on_fake_network(tree, SearchOptions{}, FakeRunOptions{1});
   ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].counts, uts::traverse_sequential(tree));
-  EXPECT_EQ(results[0].requests_sent, 0u);
-  EXPECT_EQ(results[0].token_rounds, 0u);
+  EXPECT_EQ(results[0].value, uts::traverse_sequential(tree));
+  EXPECT_EQ(results[0].profile.requests_sent, 0u);
+  EXPECT_EQ(results[0].profile.token_rounds, 0u);
 }
 
 // More ranks than nodes: the root alone (a binomial root has floor(b0) children), on 8 ranks.
@@ -129,9 +131,9 @@ TEST(DistFake, MoreRanksThanNodes) {
   FakeRunOptions r;
   r.ranks = 8;
   r.max_delay_ns = 10'000;
-  const auto results = weft::dist::run_on_fake_network(tree, SearchOptions{}, r);
+  const auto results = weft::dist::run_uts_on_fake_network(tree, SearchOptions{}, r);
   EXPECT_EQ(weft::dist::combined_counts(results).nodes, 1u);
-  EXPECT_EQ(results[0].counts.nodes, 1u);
+  EXPECT_EQ(results[0].value.nodes, 1u);
 }
 
 TEST(DistFake, AChunkOfZeroIsRefusedByName) {
@@ -139,7 +141,7 @@ TEST(DistFake, AChunkOfZeroIsRefusedByName) {
   SearchOptions s;
   s.chunk = 0;
   try {
-    weft::dist::run_on_fake_network(tree, s, FakeRunOptions{2});
+    weft::dist::run_uts_on_fake_network(tree, s, FakeRunOptions{2});
     FAIL() << "chunk 0 was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "--chunk 0: expected >= 1");

@@ -7,9 +7,16 @@
 #   singleton  the program alone, without mpirun, is one rank
 #   failure    a rank that fails (WEFT_DIST_FAIL_RANK) ends the job non-zero within 10 s
 #   tiny       more ranks than nodes (a tree of the root alone): exact
-# Usage: tests/dist_mpi_test.sh MODE WEFT_UTS_DIST MPIRUN_SH PYTHON
+#   profile    every rank's busy, serve, steal and idle shares sum to 1; round trips and
+#              chunk transfers are measured; rank 0 prints the table and the latency line
+#   slow       a rank made slower per node (WEFT_DIST_SLOW_RANK) expands fewer nodes, exactly
+#   skewed     a root with 20 children, one a UTS tree and 19 leaves, on 2 ranks: each rank
+#              expands at least 20 % of the nodes (a static split of the root could not)
+#   nqueens    weft-nqueens-dist (tree_search over a user node): 12 at 1..4 ranks, 13 at 2,
+#              and its bad input
+# Usage: tests/dist_mpi_test.sh MODE MPIRUN_SH PYTHON WEFT_UTS_DIST WEFT_NQUEENS_DIST SKEWED
 set -euo pipefail
-mode="$1" prog="$2" mpirun="$3" python="$4"
+mode="$1" mpirun="$2" python="$3" prog="$4" nqueens="$5" skewed="$6"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "dist_mpi_test $mode: $*" >&2; exit 1; }
@@ -60,5 +67,67 @@ PY
   tiny)
     "$mpirun" 8 "$prog" --tree T3 -b 0.5 --repeat 2 | grep -q ': 1 nodes, 1 leaves.*(exact)' ||
       fail "the root alone on 8 ranks" ;;
+  profile)
+    "$mpirun" 3 "$prog" --tree T3 --steal half --chunk 8 --repeat 1 --json "$work/p.json" \
+      >"$work/out" || fail "T3 at 3 ranks"
+    grep -q 'busy%.*serve%.*steal%.*idle%' "$work/out" || fail "no table: $(cat "$work/out")"
+    grep -q '^request round trip: median' "$work/out" || fail "no latencies: $(cat "$work/out")"
+    "$python" - "$work/p.json" <<'PY' || fail "$(cat "$work/p.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verified"] and len(d["ranks"]) == 3, d
+assert sum(r["nodes"] for r in d["ranks"]) == d["nodes"], d
+for r in d["ranks"]:
+    total = r["busy"] + r["serve"] + r["steal"] + r["idle"]
+    assert abs(total - 1) < 1e-6, f"shares sum to {total}: {r}"
+    # Every answer is timed: nothing, or work whose transfer is timed too; at most one
+    # request is still out when the search ends.
+    answers = r["round_trip_us"]["count"]
+    assert answers == r["failed_steals"] + r["transfer_us"]["count"], r
+    assert r["requests_sent"] - answers in (0, 1), r
+rt, tr = d["round_trip_us"], d["transfer_us"]
+assert rt["count"] > 0 and tr["count"] > 0, d
+assert 0 < rt["median"] <= rt["p90"] and 0 <= tr["median"] <= tr["p90"], d
+PY
+    ;;
+  slow)
+    WEFT_DIST_SLOW_RANK=1 "$mpirun" 2 "$prog" --tree T3 --steal half --chunk 8 --repeat 1 \
+      --json "$work/s.json" >/dev/null || fail "T3 with rank 1 slow"
+    "$python" - "$work/s.json" <<'PY' || fail "$(cat "$work/s.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+fast, slow = d["ranks"][0]["nodes"], d["ranks"][1]["nodes"]
+assert d["verified"] and 0 < slow and 10 * slow < fast, (fast, slow)  # even: about 1:1
+PY
+    ;;
+  skewed)
+    # Each attempt is checked in full; the shares depend on the OS scheduling both ranks, so
+    # one of three attempts must share.
+    shared=0
+    for attempt in 1 2 3; do
+      "$mpirun" 2 "$skewed" T5 half 8 >"$work/out" || fail "exit $?: $(cat "$work/out")"
+      grep -q '(exact)' "$work/out" || fail "$(cat "$work/out")"
+      if awk '/share/ { if ($4 < 0.20) low = 1 } END { exit low }' "$work/out"; then
+        shared=1
+        break
+      fi
+      echo "attempt $attempt: $(tr '\n' ' ' <"$work/out")" >&2
+    done
+    [[ "$shared" -eq 1 ]] || fail "a rank expanded under 20 % in 3 attempts" ;;
+  nqueens)
+    for np in 1 2 3 4; do
+      "$mpirun" "$np" "$nqueens" --n 12 --steal half --repeat 1 >"$work/out" ||
+        fail "12 at $np ranks: exit $?"
+      grep -q ': 14200 solutions (exact)' "$work/out" || fail "12 at $np: $(cat "$work/out")"
+    done
+    "$mpirun" 2 "$nqueens" --n 13 --chunk 8 --repeat 1 | grep -q ': 73712 solutions (exact)' ||
+      fail "13 at 2 ranks"
+    for args in '--n 0' '--n 21' '--n x' '--chunk 0' '--bogus 1' '--n'; do
+      rc=0
+      # shellcheck disable=SC2086  # the arguments are meant to be split
+      "$mpirun" 2 "$nqueens" $args >"$work/out" 2>"$work/err" || rc=$?
+      [[ "$rc" -eq 2 ]] || fail "'$args' exited $rc"
+      [[ "$(grep -c 'weft-nqueens-dist:' "$work/err")" -eq 1 ]] || fail "'$args': $(cat "$work/err")"
+    done ;;
   *) fail "unknown mode" ;;
 esac

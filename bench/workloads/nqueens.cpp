@@ -25,8 +25,12 @@ NQueens::NQueens(const Params& params) : n_(params.n) {
   }
 }
 
+std::int64_t NQueens::known_solutions(int n) {
+  return n >= 1 && n <= kMaxN ? kKnownSolutions[static_cast<std::size_t>(n - 1)] : -1;
+}
+
 std::string NQueens::verify() const {
-  const std::int64_t expected = kKnownSolutions[static_cast<std::size_t>(n_ - 1)];
+  const std::int64_t expected = known_solutions(n_);
   if (solutions_ == expected) return "";
   return "nqueens(" + std::to_string(n_) + ") counted " + std::to_string(solutions_) +
          " solutions, expected " + std::to_string(expected) + " (OEIS A000170)";

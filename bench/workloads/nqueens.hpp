@@ -45,6 +45,8 @@ class NQueens {
     solutions_ = count(par, static_cast<std::int8_t>(n_), 0, Board{});
   }
   std::string verify() const;
+  // The published number of solutions for n in [1, kMaxN] (OEIS A000170); -1 outside.
+  static std::int64_t known_solutions(int n);
   std::string result() const;
 
   std::int64_t solutions() const { return solutions_; }
