@@ -8,7 +8,7 @@ namespace weft::dist {
 namespace {
 
 // The counters of a profile, as doubles for one MPI_Gather (exact below 2^53).
-constexpr int kScalars = 15;
+constexpr int kScalars = 16;
 std::array<double, kScalars> scalars(const RankProfile& p) {
   return {p.seconds,
           p.busy_s,
@@ -24,7 +24,8 @@ std::array<double, kScalars> scalars(const RankProfile& p) {
           static_cast<double>(p.bytes_sent),
           static_cast<double>(p.bytes_received),
           static_cast<double>(p.polls),
-          static_cast<double>(p.token_rounds)};
+          static_cast<double>(p.token_rounds),
+          p.last_token_round_s};
 }
 RankProfile from_scalars(const double* f) {
   RankProfile p;
@@ -44,6 +45,7 @@ RankProfile from_scalars(const double* f) {
   p.bytes_received = u(f[12]);
   p.polls = u(f[13]);
   p.token_rounds = u(f[14]);
+  p.last_token_round_s = f[15];
   return p;
 }
 

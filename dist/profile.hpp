@@ -40,6 +40,10 @@ struct RankProfile {
   // two ranks' steady clocks compared, which is exact for ranks on one host and meaningless
   // across hosts (whose clocks are not one).
   std::vector<double> transfers_s;
+  // Rank 0: seconds from sending the termination token out to its return, in the last round
+  // (the one that found every rank passive): the ring's cost once the work is done, a hop per
+  // rank, each a message and a passive rank's poll. Earlier rounds wait at busy ranks.
+  double last_token_round_s = 0;
 };
 
 // The q-quantile (0..1) of `samples` by the nearest rank; 0 for none.

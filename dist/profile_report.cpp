@@ -62,8 +62,9 @@ std::string latency_line(const std::vector<RankProfile>& ranks) {
   const Spread tr = spread(all_of(ranks, &RankProfile::transfers_s));
   return format(
       "request round trip: median %.1f us, p90 %.1f us (%zu answered); chunk transfer: median "
-      "%.1f us, p90 %.1f us (%zu messages)\n",
-      rt.median_us, rt.p90_us, rt.count, tr.median_us, tr.p90_us, tr.count);
+      "%.1f us, p90 %.1f us (%zu messages); last token round %.1f us\n",
+      rt.median_us, rt.p90_us, rt.count, tr.median_us, tr.p90_us, tr.count,
+      ranks.empty() ? 0.0 : ranks[0].last_token_round_s * 1e6);
 }
 
 std::string profile_json_members(const std::vector<RankProfile>& ranks) {
@@ -92,6 +93,7 @@ std::string profile_json_members(const std::vector<RankProfile>& ranks) {
   }
   j += "],\"round_trip_us\":" + spread_json(spread(all_of(ranks, &RankProfile::round_trips_s)));
   j += ",\"transfer_us\":" + spread_json(spread(all_of(ranks, &RankProfile::transfers_s)));
+  j += ",\"last_token_round_us\":" + number(ranks.empty() ? 0 : ranks[0].last_token_round_s * 1e6);
   return j;
 }
 

@@ -95,6 +95,7 @@ class Rank {
         for (int r = 1; r < t_.size(); ++r) t_.send(r, kind(MessageKind::kTerminate));
         done_ = true;
       } else if (a.step == Termination::Step::kPassToken) {
+        if (t_.rank() == 0) round_sent_at_ = now_ns();
         t_.send(termination_.next(), a.token);
       }
       const std::int64_t now = now_ns();
@@ -153,7 +154,12 @@ class Rank {
           answered(now_ns());
           ++p_.failed_steals;
           break;
-        case MessageKind::kToken: termination_.token_arrived(*m); break;
+        case MessageKind::kToken:
+          if (t_.rank() == 0) {
+            p_.last_token_round_s = static_cast<double>(now_ns() - round_sent_at_) * 1e-9;
+          }
+          termination_.token_arrived(*m);
+          break;
         case MessageKind::kTerminate: done_ = true; return;
       }
     }
@@ -208,6 +214,7 @@ class Rank {
   PhaseClock clock_;
   bool waiting_ = false;  // a request of ours is unanswered
   std::int64_t asked_at_ = 0;
+  std::int64_t round_sent_at_ = 0;  // rank 0: when the token last went out
   bool done_ = false;
   RankProfile p_;
 };

@@ -3,7 +3,7 @@
 the repetitions, the best weft and the best dist configuration, T_dist / T_weft and the
 efficiency E = T_seq / (2 T_dist); for the best dist configuration, mpirun's wall time, the
 request round trip and chunk transfer times (the medians over the repetitions of each run's
-median and p90) and the ranks' busy, serve, steal and idle shares in its median run.
+median and p90), the termination token's last round and the ranks' busy, serve, steal and idle shares in its median run.
 Usage: dist_table.py OUT REPEAT TREE..."""
 import json
 import statistics
@@ -43,6 +43,7 @@ def main():
             "dist_over_weft": med[best_dist] / med[best_weft],
             "efficiency": med["seq"] / (2 * med[best_dist]),
             "mpirun_wall_s": statistics.median(d["mpirun_wall_s"] for d in runs),
+            "last_token_round_us": statistics.median(d["last_token_round_us"] for d in runs),
             "latency_us": latency,
             "profile": [{k: rank[k] for k in ("busy", "serve", "steal", "idle", "nodes",
                                               "requests_sent", "failed_steals", "chunks_received")}
@@ -64,8 +65,9 @@ def main():
         lines += [f"{row['best_dist']}: mpirun's wall time {row['mpirun_wall_s']:.2f} s (start-up "
                   f"included); request round trip median {lat['round_trip_us']['median']:.1f} us, "
                   f"p90 {lat['round_trip_us']['p90']:.1f} us; chunk transfer median "
-                  f"{lat['transfer_us']['median']:.1f} us, p90 {lat['transfer_us']['p90']:.1f} us "
-                  "(medians over the repetitions)", "",
+                  f"{lat['transfer_us']['median']:.1f} us, p90 {lat['transfer_us']['p90']:.1f} us; "
+                  f"last token round {row['last_token_round_us']:.1f} us (medians over the "
+                  "repetitions)", "",
                   "| rank | nodes | busy | serve | steal | idle | requests | failed | chunks in |",
                   "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for q, p in enumerate(row["profile"]):
