@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # weft-uts-dist under mpirun (scripts/mpirun.sh, loopback only), one check per mode:
-#   counts     exact counts for T1..T5 at 1, 2, 3, 4 and 8 ranks, chunk 1 and a chunk larger
+#   counts     exact counts for T1..T5 at 1 to 8 ranks, chunk 1 and a chunk larger
 #              than any stack, and T1L at 2 ranks (the program exits 1 on a wrong count)
-#   spread     only rank 0 starts with the root: under half every other rank receives chunks
+#   spread     only rank 0 starts with the root: under half every other rank of 2 to 8
+#              receives chunks
 #   bad_input  each bad option: exit 2 on every rank, one line on stderr, no --json file
 #   singleton  the program alone, without mpirun, is one rank
 #   failure    a rank that fails (WEFT_DIST_FAIL_RANK) ends the job non-zero within 10 s
@@ -24,7 +25,7 @@ fail() { echo "dist_mpi_test $mode: $*" >&2; exit 1; }
 case "$mode" in
   counts)
     for tree in T1 T2 T3 T4 T5; do
-      for np in 1 2 3 4 8; do
+      for np in 1 2 3 4 5 6 7 8; do
         "$mpirun" "$np" "$prog" --tree "$tree" --steal half --repeat 1 >"$work/out" ||
           fail "$tree at $np ranks: exit $?"
         grep -q '(exact)' "$work/out" || fail "$tree at $np ranks: $(cat "$work/out")"
@@ -36,17 +37,27 @@ case "$mode" in
       fail "T1L at 2 ranks"
     cat "$work/out" ;;
   spread)
-    for np in 2 4 8; do
-      "$mpirun" "$np" "$prog" --tree T3 --steal half --repeat 1 --json "$work/r.json" >/dev/null ||
-        fail "T3 at $np ranks"
-      "$python" - "$work/r.json" "$np" <<'PY' || fail "at $np ranks"
+    # Whether every rank gets a chunk depends on the OS running each rank in time (8 ranks
+    # share 2 cores here): each np has 3 attempts, each checked in full, and one must spread.
+    for np in 2 3 4 5 6 7 8; do
+      spread=0
+      for attempt in 1 2 3; do
+        "$mpirun" "$np" "$prog" --tree T3 --steal half --repeat 1 --json "$work/r.json" \
+          >/dev/null || fail "T3 at $np ranks"
+        if "$python" - "$work/r.json" "$np" <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 ranks = d["ranks"]
 assert d["verified"] and len(ranks) == int(sys.argv[2]), d
 for i, r in enumerate(ranks[1:], 1):
-    assert r["chunks_received"] >= 1 and r["nodes"] > 0, f"rank {i}: {r}"
+    if r["chunks_received"] < 1 or r["nodes"] == 0:
+        sys.exit(f"attempt at {sys.argv[2]} ranks: rank {i} got no work: {r}")
 PY
+          spread=1
+          break
+        fi
+      done
+      [[ "$spread" -eq 1 ]] || fail "at $np ranks some rank got no work in 3 attempts"
     done ;;
   bad_input)
     for args in '--chunk 0' '--tree T9' '--steal adaptive' '--steal fixed:0' '--repeat 0' \
