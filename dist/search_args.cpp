@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "cli/output_file.hpp"
 #include "weft/config.hpp"
 
 namespace weft::dist {
@@ -18,6 +19,21 @@ std::string search_args_usage() {
          "  --chunk  nodes a chunk (default 32)   --poll  nodes between polls, 0 adaptive (0)\n"
          "  --repeat repetitions, median reported (3)   --seed  the victims' stream (1)\n"
          "  --json   write rank 0's results to FILE\n";
+}
+
+std::string for_each_flag(
+    int argc, char** argv, bool& help,
+    const std::function<std::string(std::string_view flag, std::string_view value)>& take) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "-h" || flag == "--help") {
+      help = true;
+      return "";
+    }
+    if (i + 1 >= argc) return std::string(flag) + ": expected a value after it";
+    if (std::string error = take(flag, argv[++i]); !error.empty()) return error;
+  }
+  return "";
 }
 
 std::optional<std::string> parse_search_arg(std::string_view flag, std::string_view value,
@@ -51,6 +67,9 @@ std::optional<std::string> parse_search_arg(std::string_view flag, std::string_v
     if (!parse_u64_in(value, 0, UINT64_MAX, n)) return "--seed " + v + ": expected a number";
     a.search.seed = n;
   } else if (flag == "--json") {
+    if (const std::string e = weft_bench::check_replaceable(v); !e.empty()) {
+      return "--json " + v + ": " + e;
+    }
     a.json = v;
   } else {
     return std::nullopt;

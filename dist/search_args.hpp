@@ -1,7 +1,9 @@
 // The command-line options every weft::dist program shares, parsed alike on every rank:
-// --steal, --chunk, --poll, --seed, --repeat and --json.
+// --steal, --chunk, --poll, --seed, --repeat and --json (a file that can be written whole).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +23,13 @@ struct SearchArgs {
 // "--chunk 0: expected >= 1 (and at most 1048576)".
 std::optional<std::string> parse_search_arg(std::string_view flag, std::string_view value,
                                             SearchArgs& args);
+
+// Walks a command line of "FLAG VALUE" pairs, handing each to `take`, which returns "" or
+// what is wrong. Stops at -h or --help (setting `help`) and at the first error, which it
+// returns; a flag without a value is one ("--n: expected a value after it").
+std::string for_each_flag(
+    int argc, char** argv, bool& help,
+    const std::function<std::string(std::string_view flag, std::string_view value)>& take);
 
 // The usage lines for these options, for a program's --help.
 std::string search_args_usage();

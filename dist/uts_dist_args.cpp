@@ -21,34 +21,30 @@ std::string uts_dist_usage() {
 std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& a) {
   const uts::Preset* preset = uts::find_preset(a.tree_name);
   std::vector<std::string_view> tree_flags;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "-h" || flag == "--help") {
-      a.help = true;
-      return "";
-    }
-    if (i + 1 >= argc) return std::string(flag) + ": expected a value after it";
-    const std::string_view value = argv[++i];
-    if (flag == "--tree") {
-      preset = uts::find_preset(value);
-      if (preset == nullptr) {
-        return "--tree " + std::string(value) + ": expected T1..T5, T1L..T3L, A or B";
-      }
-      a.tree_name = std::string(preset->name);
-    } else if (auto error = parse_search_arg(flag, value, a.common)) {
-      if (!error->empty()) return *error;
-    } else if (flag.size() == 2 && flag[0] == '-') {
-      tree_flags.push_back(flag);
-      tree_flags.push_back(value);
-    } else {
-      return std::string(flag) + ": unknown option (--help lists them)";
-    }
-  }
+  const std::string error =
+      for_each_flag(argc, argv, a.help, [&](std::string_view flag, std::string_view value) {
+        if (flag == "--tree") {
+          preset = uts::find_preset(value);
+          if (preset == nullptr) {
+            return "--tree " + std::string(value) + ": expected T1..T5, T1L..T3L, A or B";
+          }
+          a.tree_name = std::string(preset->name);
+        } else if (auto e = parse_search_arg(flag, value, a.common)) {
+          return *e;
+        } else if (flag.size() == 2 && flag[0] == '-') {
+          tree_flags.push_back(flag);
+          tree_flags.push_back(value);
+        } else {
+          return std::string(flag) + ": unknown option (--help lists them)";
+        }
+        return std::string();
+      });
+  if (!error.empty() || a.help) return error;
   a.tree = preset->params;
   a.published = preset;
   if (!tree_flags.empty()) {
-    const std::string error = uts::parse_tree_args(tree_flags, a.tree);
-    if (!error.empty()) return error;
+    const std::string tree_error = uts::parse_tree_args(tree_flags, a.tree);
+    if (!tree_error.empty()) return tree_error;
     a.tree_name = std::string(preset->name) + " " + uts::to_args(a.tree);
     a.published = nullptr;  // no published size: counted serially on rank 0 first
   }
