@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # the stage_* functions are called indirectly
 # One command that runs weft's whole test suite, stage by stage:
-#   format   every C++ file is as clang-format (.clang-format) leaves it
+#   format   every C and C++ file is as clang-format (.clang-format) leaves it
 #   release  Release build in build/ (with the MPI programs), then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
@@ -34,6 +34,7 @@ SAN_TIMEOUT=$((TIMEOUT * 3))
 BUDGET="${WEFT_CTEST_BUDGET:-600}"
 TSAN_SETARCH="${WEFT_TSAN_SETARCH:-auto}"
 CXX_BIN="${CXX:-c++}"
+CC_BIN="${CC:-cc}"
 
 say() { printf '\n==> %s\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
@@ -137,16 +138,17 @@ run_ctest() {
 # ---------------------------------------------------------------------------------------
 # Stages.
 
-# Every C++ file as .clang-format says (clang-format from the Debian package; other major
-# versions format a few constructs differently).
+# Every C and C++ file as .clang-format says (clang-format from the Debian package; other
+# major versions format a few constructs differently).
 stage_format() {
   detail "clang-format not found (the clang-format package)"
   command -v clang-format >/dev/null 2>&1
   local -a files
   if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    mapfile -t files < <(git -C "$ROOT" ls-files '*.cpp' '*.hpp')
+    mapfile -t files < <(git -C "$ROOT" ls-files '*.cpp' '*.hpp' '*.c' '*.h')
   else
-    mapfile -t files < <(find include src tests bench examples -name '*.[ch]pp' | sort)
+    mapfile -t files < <(find include src tests bench examples -name '*.[ch]pp' -o -name '*.[ch]' |
+      sort)
   fi
   note "$(clang-format --version | head -n1); ${#files[@]} files"
   local unformatted=()
@@ -277,10 +279,22 @@ stage_install() {
   flags="$(PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" pkg-config --cflags --libs weft)"
   say "install: pkg-config --cflags --libs weft -> $flags"
   # shellcheck disable=SC2086  # the flags are meant to be split
-  "$CXX_BIN" -O2 -Wall -Wextra -Werror examples/client/pkgconfig_check.cpp $flags \
+  "$CXX_BIN" -std=c++20 -O2 -Wall -Wextra -Werror examples/client/pkgconfig_check.cpp $flags \
     -o "$client_dir/weft-pkgconfig-check"
   "$client_dir/weft-pkgconfig-check"
-  detail "find_package client and pkg-config client OK"
+
+  # The C interface as a C program uses it: cc, C11, pkg-config's flags alone.
+  detail "the C examples do not build with cc -std=c11 and pkg-config, or fail"
+  local example
+  for example in fib uts_walk; do
+    say "install: cc -std=c11 -Wall -Wextra -Werror examples/c/$example.c \$(pkg-config ...)"
+    # shellcheck disable=SC2086  # the flags are meant to be split
+    "$CC_BIN" -std=c11 -Wall -Wextra -Werror "examples/c/$example.c" $flags \
+      -o "$client_dir/weft-c-$example"
+  done
+  "$client_dir/weft-c-fib" 27 2
+  "$client_dir/weft-c-uts_walk" 16 2 | head -1
+  detail "find_package client, pkg-config client and C examples OK"
 }
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Built by scripts/test.sh with nothing but `pkg-config --cflags --libs weft`, to check that
+// Built by scripts/test.sh with -std=c++20 and `pkg-config --cflags --libs weft`, to check that
 // the installed weft.pc is complete. Exits 0 when weft computes fib(20) correctly.
 #include <cstdio>
 #include <weft/weft.hpp>

@@ -38,11 +38,17 @@ using detail::Unit;
 // closure type C, so that its inline join is a direct call. Both join the same way, and a
 // Future<T, C> converts to Future<T> (e.g. to keep futures in a weft::FutureVector).
 namespace detail {
-// The one way to make a future from a word: spawn and spawn_if.
+// The one way to make a future from a word: spawn and spawn_if, and the C interface, which
+// keeps a future as its word between weft_spawn and weft_join.
 struct FutureAccess {
   template <class Fut>
   static Fut make(std::uintptr_t word) noexcept {
     return Fut::from_word(word);
+  }
+  // The C interface keeps a future as its word: takes the word, leaving the future empty.
+  template <class Fut>
+  static std::uintptr_t release(Fut& f) noexcept {
+    return f.release_word();
   }
 };
 }  // namespace detail
@@ -183,6 +189,7 @@ class [[nodiscard]] Future {
     f.word_ = word;
     return f;
   }
+  std::uintptr_t release_word() noexcept { return std::exchange(word_, detail::kEmptyFuture); }
 
 // GCC follows a constant empty word (a join of a default-constructed future) into the pop
 // path that top_if() rules out at run time, and warns that the slot is out of bounds there.

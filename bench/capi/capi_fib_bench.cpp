@@ -1,0 +1,94 @@
+// weft-capi-fib: fib(n) through the C interface (fib_c.c, compiled as C) against the same
+// fib with weft::spawn in C++ (the README's form), on one runtime, alternated, every result
+// checked; prints each side's median and their ratio.
+//   usage: weft-capi-fib [n=35] [workers=1] [repetitions=7]
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "fib_c.h"
+#include "weft/weft.hpp"
+
+namespace {
+
+std::intptr_t fib_cpp(std::intptr_t n) {
+  if (n < 2) return n;
+  auto a = weft::spawn([n] { return fib_cpp(n - 1); });
+  const std::intptr_t b = fib_cpp(n - 2);
+  return a.join() + b;
+}
+
+std::intptr_t fib_iterative(std::intptr_t n) {
+  std::intptr_t a = 0, b = 1;
+  for (std::intptr_t i = 0; i < n; ++i) {
+    const std::intptr_t next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class F>
+double seconds(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+long argument(int argc, char** argv, int i, long fallback, long low, long high) {
+  if (argc <= i) return fallback;
+  char* end = nullptr;
+  const long v = std::strtol(argv[i], &end, 10);
+  if (*end != '\0' || v < low || v > high) {
+    std::fprintf(stderr, "weft-capi-fib: argument %d '%s': expected %ld to %ld\n", i, argv[i], low,
+                 high);
+    std::exit(2);
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const long n = argument(argc, argv, 1, 35, 0, 60);
+  const long workers = argument(argc, argv, 2, 1, 1, 1024);
+  const long reps = argument(argc, argv, 3, 7, 1, 1000);
+  weft_config c = weft_config_default();
+  c.workers = static_cast<unsigned>(workers);
+  weft_runtime* rt = weft_runtime_create(&c);
+  if (rt == nullptr) {
+    std::fprintf(stderr, "weft-capi-fib: %s\n", weft_last_error());
+    return 2;
+  }
+  weft::Config k;
+  k.workers = static_cast<unsigned>(workers);
+  weft::Runtime cpp(k);
+  const std::intptr_t expected = fib_iterative(n);
+  std::vector<double> t_c, t_cpp;
+  bool ok = true;
+  for (long r = 0; r < reps; ++r) {
+    std::intptr_t got_c = 0, got_cpp = 0;
+    t_cpp.push_back(seconds([&] { got_cpp = cpp.run([n] { return fib_cpp(n); }); }));
+    t_c.push_back(seconds([&] { got_c = fib_c(rt, n); }));
+    ok = ok && got_c == expected && got_cpp == expected;
+  }
+  weft_runtime_destroy(rt);
+  const double mc = median(t_c), mcpp = median(t_cpp);
+  std::printf(
+      "fib(%ld) on %ld worker(s), %ld alternated repetitions: C interface %.4f s, C++ spawn "
+      "%.4f s (medians); C / C++ = %.3f (%s)\n",
+      n, workers, reps, mc, mcpp, mc / mcpp, ok ? "every result correct" : "WRONG");
+  std::printf(
+      "{\"bench\":\"capi-fib\",\"n\":%ld,\"workers\":%ld,\"c_s\":%.9g,\"cpp_s\":%.9g,"
+      "\"ratio\":%.6g,\"verified\":%s}\n",
+      n, workers, mc, mcpp, mc / mcpp, ok ? "true" : "false");
+  return ok ? 0 : 1;
+}

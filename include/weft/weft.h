@@ -1,0 +1,119 @@
+/* weft's C interface: a runtime, a root task, and spawn/join with the C++ interface's rules,
+ * for C programs and for any language whose foreign-function interface speaks C. C11 or
+ * C++; link with libweft (pkg-config --cflags --libs weft).
+ *
+ *   static void* fib(void* arg) {
+ *     intptr_t n = (intptr_t)arg;
+ *     if (n < 2) return arg;
+ *     weft_future f = weft_spawn(fib, (void*)(n - 1));
+ *     intptr_t b = (intptr_t)fib((void*)(n - 2));
+ *     return (void*)((intptr_t)weft_join(&f) + b);
+ *   }
+ *   weft_config c = weft_config_default();
+ *   c.workers = 2;
+ *   weft_runtime* rt = weft_runtime_create(&c);     NULL: weft_last_error() says why
+ *   void* result;
+ *   if (weft_run(rt, fib, (void*)35, &result) != WEFT_OK) ...
+ *   weft_runtime_destroy(rt);
+ *
+ * The rules of spawn and join are weft::spawn's (weft/future.hpp):
+ *   - Join futures in the reverse order of their spawns (LIFO), in the task that spawned
+ *     them. A violation ends the program with a message saying so, as in C++.
+ *   - Outside a runtime, weft_spawn runs the task at once (serial elision) and weft_join
+ *     returns its result; so does a spawn that finds its worker's task stack full.
+ *   - A spawn costs a C++ spawn and a call: the task is the two words (fn, arg) in the
+ *     worker's task stack, never allocated.
+ *   - Every future must be joined: C has no destructor to join it for you.
+ * Errors are return codes; a call that fails also records, for the calling thread, its
+ * status and message (weft_last_status(), weft_last_error()), which stay until the next
+ * failure or weft_clear_error(), like errno. A C++ exception that a task throws (C++ code
+ * called through this interface) never crosses into C: weft_join and weft_run catch it and
+ * report it as WEFT_ERROR_EXCEPTION.
+ */
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a call can report. */
+typedef enum weft_status {
+  WEFT_OK = 0,
+  WEFT_ERROR_ARGUMENT = 1,  /* a NULL or out-of-range argument */
+  WEFT_ERROR_CONFIG = 2,    /* a configuration value weft refuses */
+  WEFT_ERROR_EXCEPTION = 3, /* a task threw a C++ exception */
+  WEFT_ERROR_TRUNCATED = 4, /* the output did not fit the buffer given */
+  WEFT_ERROR_RESOURCE = 5   /* memory or threads could not be had */
+} weft_status;
+
+/* The settings a C program can choose; the others keep weft::Config's defaults (loops and
+ * user-level threads are not part of this interface). Strings are NUL-terminated. */
+typedef struct weft_config {
+  unsigned workers;          /* worker threads; 0: one per hardware thread */
+  char steal[32];            /* "adaptive" (default), "one", "half" or "fixed:D" */
+  char mechanism[16];        /* "concurrent" (default) or "request" */
+  uint64_t seed;             /* the victims' random streams */
+  int pin;                   /* 1: worker i on CPU i mod the CPU count */
+  size_t worker_stack_bytes; /* each worker's stack; 64 KiB to 1 GiB */
+  size_t task_slots;         /* task slots per worker; 0: from the stack size */
+  int profile;               /* 1: keep the busy/steal/idle/switch profile */
+} weft_config;
+
+/* weft::Config's defaults. */
+weft_config weft_config_default(void);
+
+/* Reads the WEFT_* environment variables (WEFT_WORKERS, WEFT_STEAL, WEFT_MECHANISM,
+ * WEFT_SEED, WEFT_PIN, WEFT_STACK_SIZE, WEFT_TASK_SLOTS, WEFT_PROFILE, and checks every other
+ * one weft reads) over the defaults into *config. WEFT_OK, or WEFT_ERROR_CONFIG with the
+ * message (e.g. 'WEFT_WORKERS="abc": expected ...') in err[0..n), NUL-terminated, truncated
+ * to fit; err may be NULL when n is 0. */
+int weft_config_from_env(weft_config* config, char* err, size_t n);
+
+typedef struct weft_runtime weft_runtime;
+
+/* Starts the workers; NULL on error (weft_last_error() says which). config NULL: defaults. */
+weft_runtime* weft_runtime_create(const weft_config* config);
+/* Joins the workers. No weft_run may be in progress. NULL is ignored. */
+void weft_runtime_destroy(weft_runtime* runtime);
+
+/* Runs fn(arg) as the root task on a worker, waits for it, and stores its return value in
+ * *result (result may be NULL). Callable from any thread. */
+int weft_run(weft_runtime* runtime, void* (*fn)(void*), void* arg, void** result);
+
+/* A spawned task's handle: one word, kept by value; its contents are weft's. */
+typedef struct weft_future {
+  uintptr_t opaque;
+} weft_future;
+
+/* Makes fn(arg) a task that the current worker's thieves may steal. fn NULL: an empty future
+ * (its join reports WEFT_ERROR_ARGUMENT) and WEFT_ERROR_ARGUMENT. */
+weft_future weft_spawn(void* (*fn)(void*), void* arg);
+/* Waits for the task and returns fn's value; runs it here if no thief took it, and empties
+ * the future. Returns NULL and records WEFT_ERROR_EXCEPTION if the task threw a C++
+ * exception, WEFT_ERROR_ARGUMENT for a NULL or empty (joined, zeroed) future: to tell those
+ * from a task that returned NULL, call weft_clear_error() first. */
+void* weft_join(weft_future* future);
+
+/* Under the request mechanism, answers pending steal requests; call it in long stretches of
+ * code without spawns or joins. Anywhere else it costs a load and a branch. */
+void weft_poll(void);
+
+/* The runtime's counters (and profile) as weft::Stats::json() writes them, NUL-terminated,
+ * into buf[0..n). WEFT_ERROR_TRUNCATED (with as much as fits) when n is too small. */
+int weft_stats_json(const weft_runtime* runtime, char* buf, size_t n);
+
+/* The calling thread's last failure: its message ("" if none; valid until the thread's next
+ * failure or clear) and its status (WEFT_OK if none). */
+const char* weft_last_error(void);
+int weft_last_status(void);
+void weft_clear_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_WEFT_H */

@@ -1,0 +1,29 @@
+/* Joins two futures oldest first inside a task: weft ends the program with the same message
+ * as a C++ out-of-order join (the test expects it on stderr). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weft/weft.h"
+
+static void* identity(void* arg) { return arg; }
+
+static void* out_of_order(void* arg) {
+  (void)arg;
+  weft_future a = weft_spawn(identity, (void*)1);
+  weft_future b = weft_spawn(identity, (void*)2);
+  intptr_t x = (intptr_t)weft_join(&a); /* b is newer: out of order */
+  intptr_t y = (intptr_t)weft_join(&b);
+  return (void*)(x + y);
+}
+
+int main(void) {
+  weft_config c = weft_config_default();
+  c.workers = 1;
+  weft_runtime* rt = weft_runtime_create(&c);
+  if (rt == NULL) return 1;
+  void* result = NULL;
+  weft_run(rt, out_of_order, NULL, &result);
+  weft_runtime_destroy(rt);
+  printf("capi_lifo_violation: the out-of-order join was not caught\n");
+  return 0;
+}

@@ -1,0 +1,183 @@
+/* weft's C interface, compiled as C11: every function, its bad arguments, serial elision, a
+ * full task stack, the configuration from the environment, and the statistics buffer. A
+ * minimal harness: CHECK prints the failed condition and the test goes on; the exit status
+ * is the number of failures. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft/weft.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static void* fib(void* arg) {
+  intptr_t n = (intptr_t)arg;
+  if (n < 2) return arg;
+  weft_future f = weft_spawn(fib, (void*)(n - 1));
+  intptr_t b = (intptr_t)fib((void*)(n - 2));
+  return (void*)((intptr_t)weft_join(&f) + b);
+}
+
+static void* twice(void* arg) { return (void*)(2 * (intptr_t)arg); }
+
+/* Spawns 100 tasks (more than the 16 slots the caller configures), joins them newest first. */
+static void* many(void* arg) {
+  (void)arg;
+  weft_future f[100];
+  for (intptr_t i = 0; i < 100; ++i) f[i] = weft_spawn(twice, (void*)i);
+  intptr_t sum = 0, ok = 1;
+  for (intptr_t i = 99; i >= 0; --i) {
+    intptr_t v = (intptr_t)weft_join(&f[i]);
+    ok = ok && v == 2 * i;
+    sum += v;
+  }
+  return (void*)(ok ? sum : -1);
+}
+
+static void test_config_default(void) {
+  weft_config c = weft_config_default();
+  CHECK(c.workers == 0);
+  CHECK(strcmp(c.steal, "adaptive") == 0);
+  CHECK(strcmp(c.mechanism, "concurrent") == 0);
+  CHECK(c.worker_stack_bytes == (size_t)64 << 20);
+  CHECK(c.pin == 0 && c.profile == 0);
+}
+
+static void test_config_from_env(void) {
+  weft_config c;
+  char err[256];
+  setenv("WEFT_WORKERS", "3", 1);
+  setenv("WEFT_STEAL", "half", 1);
+  CHECK(weft_config_from_env(&c, err, sizeof err) == WEFT_OK);
+  CHECK(c.workers == 3 && strcmp(c.steal, "half") == 0);
+  CHECK(err[0] == '\0');
+  setenv("WEFT_WORKERS", "abc", 1);
+  CHECK(weft_config_from_env(&c, err, sizeof err) == WEFT_ERROR_CONFIG);
+  CHECK(strstr(err, "WEFT_WORKERS=\"abc\"") != NULL);
+  CHECK(weft_last_status() == WEFT_ERROR_CONFIG);
+  char tiny[8];
+  CHECK(weft_config_from_env(&c, tiny, sizeof tiny) == WEFT_ERROR_CONFIG);
+  CHECK(strlen(tiny) == 7); /* truncated, terminated */
+  CHECK(weft_config_from_env(&c, NULL, 0) == WEFT_ERROR_CONFIG);
+  unsetenv("WEFT_WORKERS");
+  unsetenv("WEFT_STEAL");
+  CHECK(weft_config_from_env(NULL, err, sizeof err) == WEFT_ERROR_ARGUMENT);
+}
+
+static void test_bad_configs(void) {
+  weft_config c = weft_config_default();
+  strcpy(c.steal, "bogus");
+  weft_clear_error();
+  CHECK(weft_runtime_create(&c) == NULL);
+  CHECK(weft_last_status() == WEFT_ERROR_CONFIG);
+  CHECK(strstr(weft_last_error(), "bogus") != NULL);
+  c = weft_config_default();
+  memset(c.mechanism, 'x', sizeof c.mechanism); /* no NUL within the field */
+  CHECK(weft_runtime_create(&c) == NULL);
+  CHECK(strstr(weft_last_error(), "NUL") != NULL);
+  c = weft_config_default();
+  c.pin = 2;
+  CHECK(weft_runtime_create(&c) == NULL);
+  c = weft_config_default();
+  c.worker_stack_bytes = 1024; /* below 64 KiB */
+  CHECK(weft_runtime_create(&c) == NULL);
+  CHECK(weft_last_status() == WEFT_ERROR_CONFIG);
+  weft_runtime_destroy(NULL); /* ignored */
+}
+
+static void test_run(void) {
+  weft_config c = weft_config_default();
+  c.workers = 2;
+  c.profile = 1;
+  weft_runtime* rt = weft_runtime_create(&c);
+  CHECK(rt != NULL);
+  if (rt == NULL) return;
+  void* result = NULL;
+  CHECK(weft_run(rt, fib, (void*)20, &result) == WEFT_OK);
+  CHECK((intptr_t)result == 6765);
+  CHECK(weft_run(rt, fib, (void*)10, NULL) == WEFT_OK);
+  weft_clear_error();
+  CHECK(weft_run(NULL, fib, (void*)10, &result) == WEFT_ERROR_ARGUMENT);
+  CHECK(weft_last_status() == WEFT_ERROR_ARGUMENT);
+  CHECK(weft_run(rt, NULL, NULL, &result) == WEFT_ERROR_ARGUMENT);
+  char json[8192];
+  CHECK(weft_stats_json(rt, json, sizeof json) == WEFT_OK);
+  CHECK(json[0] == '{' && strstr(json, "\"spawns\"") != NULL);
+  char small[4];
+  CHECK(weft_stats_json(rt, small, sizeof small) == WEFT_ERROR_TRUNCATED);
+  CHECK(strlen(small) == 3);
+  CHECK(weft_stats_json(NULL, json, sizeof json) == WEFT_ERROR_ARGUMENT);
+  CHECK(weft_stats_json(rt, NULL, 0) == WEFT_ERROR_ARGUMENT);
+  weft_runtime_destroy(rt);
+}
+
+static void test_workers_zero_means_every_core(void) {
+  weft_config c = weft_config_default();
+  c.workers = 0;
+  weft_runtime* rt = weft_runtime_create(&c);
+  CHECK(rt != NULL);
+  void* result = NULL;
+  CHECK(weft_run(rt, fib, (void*)15, &result) == WEFT_OK && (intptr_t)result == 610);
+  weft_runtime_destroy(rt);
+}
+
+static void test_full_task_stack(void) {
+  weft_config c = weft_config_default();
+  c.workers = 1;
+  c.task_slots = 16;
+  weft_runtime* rt = weft_runtime_create(&c);
+  CHECK(rt != NULL);
+  void* result = NULL;
+  CHECK(weft_run(rt, many, NULL, &result) == WEFT_OK);
+  CHECK((intptr_t)result == 9900);
+  weft_runtime_destroy(rt);
+}
+
+static void test_serial_elision(void) {
+  weft_future f = weft_spawn(twice, (void*)21); /* no runtime: runs at once */
+  weft_poll();
+  CHECK((intptr_t)weft_join(&f) == 42);
+  CHECK((intptr_t)fib((void*)15) == 610);
+}
+
+static void test_bad_futures(void) {
+  weft_clear_error();
+  weft_future f = weft_spawn(NULL, NULL);
+  CHECK(weft_last_status() == WEFT_ERROR_ARGUMENT);
+  weft_clear_error();
+  CHECK(weft_join(&f) == NULL && weft_last_status() == WEFT_ERROR_ARGUMENT);
+  weft_future g = weft_spawn(twice, (void*)1);
+  CHECK((intptr_t)weft_join(&g) == 2);
+  weft_clear_error();
+  CHECK(weft_join(&g) == NULL && weft_last_status() == WEFT_ERROR_ARGUMENT); /* twice */
+  CHECK(strstr(weft_last_error(), "empty") != NULL);
+  weft_future zeroed = {0};
+  weft_clear_error();
+  CHECK(weft_join(&zeroed) == NULL && weft_last_status() == WEFT_ERROR_ARGUMENT);
+  CHECK(weft_join(NULL) == NULL);
+  weft_clear_error();
+  CHECK(weft_last_status() == WEFT_OK && weft_last_error()[0] == '\0');
+}
+
+int main(void) {
+  test_config_default();
+  test_config_from_env();
+  test_bad_configs();
+  test_run();
+  test_workers_zero_means_every_core();
+  test_full_task_stack();
+  test_serial_elision();
+  test_bad_futures();
+  if (failures == 0) printf("capi_test: all checks passed\n");
+  return failures;
+}
