@@ -335,8 +335,7 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
     EXPECT_EQ(w.runs.front().impl, "serial");
     for (const auto& run : w.runs) {
       const bool built_peer = std::find(built.begin(), built.end(), run.impl) != built.end();
-      const bool rayon_lacks = run.impl == "rayon" && w.spec.name == "sort";
-      if (run.is_peer() && (!built_peer || rayon_lacks)) {
+      if (run.is_peer() && !built_peer) {
         EXPECT_FALSE(run.skipped.empty()) << run.label();
         EXPECT_TRUE(run.times.empty());
       } else {

@@ -1,5 +1,6 @@
-//! weft-peer-rayon: weft's compare workloads (fib, uts, nqueens) on Rayon, speaking the peer
-//! protocol:
+//! weft-peer-rayon: weft's compare workloads (fib, uts, nqueens, strassen, sparselu, fft,
+//! sort, matmul: all of the fork-join ones, none of the loop ones) on Rayon, speaking the
+//! peer protocol:
 //!
 //!   weft-peer-rayon --workload <name>[:<size>] --workers <W> [--repeat <R>]
 //!   weft-peer-rayon --list
@@ -9,9 +10,24 @@
 //! failed verification prints its line with "verified":false and an "error", then exits 1;
 //! bad arguments print "weft-peer-rayon: <argument>: <what is wrong>" on stderr, exit 2.
 
+mod cfmt;
+mod dense;
+mod fft;
 mod fib;
+mod matmul;
 mod nqueens;
+mod par;
+mod sort;
+mod sparselu;
+mod strassen;
 mod uts;
+
+use fft::Fft;
+use matmul::Matmul;
+use par::Par;
+use sort::Sort;
+use sparselu::SparseLu;
+use strassen::Strassen;
 
 use std::io::Write;
 use std::process::exit;
@@ -24,13 +40,27 @@ const PROG: &str = "weft-peer-rayon";
 /// in a join runs stolen jobs on top of its own stack. Only touched pages are committed.
 const STACK_BYTES: usize = 256 << 20;
 
-const WORKLOADS: [(&str, &str); 3] =
-    [("fib", fib::DEFAULT), ("uts", uts::DEFAULT), ("nqueens", nqueens::DEFAULT)];
+/// In the order of the C++ suite's ForkJoinWorkloads (suite.hpp), with its default sizes.
+const WORKLOADS: [(&str, &str); 8] = [
+    ("fib", fib::DEFAULT),
+    ("uts", uts::DEFAULT),
+    ("nqueens", nqueens::DEFAULT),
+    ("strassen", strassen::DEFAULT),
+    ("sparselu", sparselu::DEFAULT),
+    ("fft", fft::DEFAULT),
+    ("sort", sort::DEFAULT),
+    ("matmul", matmul::DEFAULT),
+];
 
 enum Workload {
     Fib(u32),
     Uts(&'static uts::Preset),
     NQueens(usize),
+    Strassen(dense::Params),
+    SparseLu(sparselu::Params),
+    Fft(fft::Params),
+    Sort(sort::Params),
+    Matmul(dense::Params),
 }
 
 impl Workload {
@@ -40,6 +70,11 @@ impl Workload {
             Workload::Fib(n) => format!("fib:{n}"),
             Workload::Uts(p) => format!("uts:{}", p.name),
             Workload::NQueens(n) => format!("nqueens:{n}"),
+            Workload::Strassen(p) => format!("strassen:{}", p.n),
+            Workload::SparseLu(p) => format!("sparselu:{}x{}", p.blocks, p.block_size),
+            Workload::Fft(p) => format!("fft:2^{}", p.log2_points),
+            Workload::Sort(p) => format!("sort:{}", p.n),
+            Workload::Matmul(p) => format!("matmul:{}", p.n),
         }
     }
 }
@@ -92,7 +127,11 @@ fn parse_workload(spec: &str) -> Result<Workload, ArgError> {
         None => (spec, ""),
     };
     let Some(&(_, default)) = WORKLOADS.iter().find(|(n, _)| *n == name) else {
-        return Err(arg_error(spec, "unknown workload (expected fib, uts or nqueens)"));
+        let names: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
+        return Err(arg_error(
+            spec,
+            format!("unknown workload (known: {})", names.join(", ")),
+        ));
     };
     if spec.contains(':') && size.is_empty() {
         return Err(arg_error(spec, "empty size (omit ':' for the default)"));
@@ -102,6 +141,11 @@ fn parse_workload(spec: &str) -> Result<Workload, ArgError> {
     Ok(match name {
         "fib" => Workload::Fib(parse_count(size, 0, fib::MAX_N).map_err(bad)? as u32),
         "nqueens" => Workload::NQueens(parse_count(size, 1, nqueens::MAX_N).map_err(bad)? as usize),
+        "strassen" => Workload::Strassen(Strassen::parse(size).map_err(bad)?),
+        "sparselu" => Workload::SparseLu(SparseLu::parse(size).map_err(bad)?),
+        "fft" => Workload::Fft(Fft::parse(size).map_err(bad)?),
+        "sort" => Workload::Sort(Sort::parse(size).map_err(bad)?),
+        "matmul" => Workload::Matmul(Matmul::parse(size).map_err(bad)?),
         _ => match uts::find_preset(size) {
             Some(p) => Workload::Uts(p),
             None => {
@@ -116,7 +160,11 @@ fn parse_workload(spec: &str) -> Result<Workload, ArgError> {
 
 enum Command {
     List,
-    Run { workload: Workload, workers: usize, repeat: u64 },
+    Run {
+        workload: Workload,
+        workers: usize,
+        repeat: u64,
+    },
 }
 
 fn parse_args(args: &[String]) -> Result<Command, ArgError> {
@@ -149,9 +197,10 @@ fn parse_args(args: &[String]) -> Result<Command, ArgError> {
         let positive = |max: i64| -> Result<i64, ArgError> {
             match parse_int(value) {
                 None => Err(arg_error(opt, format!("'{value}' is not an integer"))),
-                Some(v) if v < 1 || v > max => {
-                    Err(arg_error(opt, format!("'{value}' is out of range [1, {max}]")))
-                }
+                Some(v) if v < 1 || v > max => Err(arg_error(
+                    opt,
+                    format!("'{value}' is out of range [1, {max}]"),
+                )),
                 Some(v) => Ok(v),
             }
         };
@@ -184,7 +233,11 @@ fn parse_args(args: &[String]) -> Result<Command, ArgError> {
     }
     let workload = workload.ok_or_else(|| arg_error("--workload", "required"))?;
     let workers = workers.ok_or_else(|| arg_error("--workers", "required"))?;
-    Ok(Command::Run { workload, workers, repeat: repeat.unwrap_or(1) })
+    Ok(Command::Run {
+        workload,
+        workers,
+        repeat: repeat.unwrap_or(1),
+    })
 }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped.
@@ -198,7 +251,9 @@ fn json_string(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -206,9 +261,47 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// What the workloads with an input have in common: built untimed, computed (timed) with
+/// a Par, then verified and summarised untimed (the C++ side's workload.hpp interface).
+trait Work {
+    fn compute(&mut self, par: Par);
+    fn verify(&self) -> Option<String>;
+    fn result(&self) -> String;
+}
+
+macro_rules! impl_work {
+    ($($t:ty),*) => {$(
+        impl Work for $t {
+            fn compute(&mut self, par: Par) {
+                <$t>::compute(self, par)
+            }
+            fn verify(&self) -> Option<String> {
+                <$t>::verify(self)
+            }
+            fn result(&self) -> String {
+                <$t>::result(self)
+            }
+        }
+    )*};
+}
+impl_work!(Strassen, SparseLu, Fft, Sort, Matmul);
+
+/// workload.hpp's measure(): times only compute, inside the pool.
+fn measure<W: Work + Send>(mut work: W, pool: &rayon::ThreadPool) -> (f64, String, Option<String>) {
+    let start = Instant::now();
+    pool.install(|| work.compute(Par::Rayon));
+    let seconds = start.elapsed().as_secs_f64();
+    (seconds, work.result(), work.verify())
+}
+
 /// One repetition: (seconds, result, None or the verification error).
 fn run_once(workload: &Workload, pool: &rayon::ThreadPool) -> (f64, String, Option<String>) {
     match *workload {
+        Workload::Strassen(p) => measure(Strassen::new(p), pool),
+        Workload::SparseLu(p) => measure(SparseLu::new(p), pool),
+        Workload::Fft(p) => measure(Fft::new(p), pool),
+        Workload::Sort(p) => measure(Sort::new(p), pool),
+        Workload::Matmul(p) => measure(Matmul::new(p), pool),
         Workload::Fib(n) => {
             let start = Instant::now();
             let value = pool.install(|| fib::fib(n));
@@ -219,7 +312,11 @@ fn run_once(workload: &Workload, pool: &rayon::ThreadPool) -> (f64, String, Opti
             let start = Instant::now();
             let solutions = pool.install(|| nqueens::solve(n));
             let seconds = start.elapsed().as_secs_f64();
-            (seconds, nqueens::result(solutions), nqueens::verify(n, solutions))
+            (
+                seconds,
+                nqueens::result(solutions),
+                nqueens::verify(n, solutions),
+            )
         }
         Workload::Uts(preset) => {
             let tree = uts::Tree::new(preset.params);
@@ -250,7 +347,11 @@ fn main() {
             out.flush().expect("stdout");
             return;
         }
-        Command::Run { workload, workers, repeat } => (workload, workers, repeat),
+        Command::Run {
+            workload,
+            workers,
+            repeat,
+        } => (workload, workers, repeat),
     };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
@@ -303,6 +404,43 @@ mod tests {
         assert!(parse_count("51", 0, 50).is_err());
         assert!(parse_count("x", 0, 50).is_err());
         assert!(parse_count("", 0, 50).is_err());
+    }
+
+    #[test]
+    fn workloads_parse_like_the_cpp_side() {
+        // The C++ suite's defaults (suite.cpp's default_specs), in its order.
+        let names: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            ["fib", "uts", "nqueens", "strassen", "sparselu", "fft", "sort", "matmul"]
+        );
+        let canonical = |spec: &str| parse_workload(spec).ok().map(|w| w.canonical());
+        for (spec, expected) in [
+            ("strassen", "strassen:1024"),
+            ("sparselu", "sparselu:50x100"),
+            ("fft", "fft:2^22"),
+            ("sort", "sort:10000000"),
+            ("matmul", "matmul:1024"),
+            ("strassen:2^6", "strassen:64"),
+            ("sparselu:6X8", "sparselu:6x8"),
+            ("fft:16K", "fft:2^14"),
+            ("fft:1024", "fft:2^10"),
+            ("sort:12345", "sort:12345"),
+        ] {
+            assert_eq!(canonical(spec).as_deref(), Some(expected), "{spec}");
+        }
+        for bad in [
+            "strassen:1000",
+            "matmul:8",
+            "sparselu:50",
+            "sparselu:0x4",
+            "fft:1000",
+            "fft:8",
+            "sort:0",
+            "sort:",
+        ] {
+            assert!(parse_workload(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
