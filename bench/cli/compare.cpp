@@ -191,7 +191,7 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
 }  // namespace
 
 const std::vector<std::string>& known_peers() {
-  static const std::vector<std::string> peers{"gomp", "libomp", "tbb", "rayon"};
+  static const std::vector<std::string> peers{"gomp", "libomp", "tbb", "rayon", "java", "go"};
   return peers;
 }
 

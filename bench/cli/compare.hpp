@@ -1,12 +1,12 @@
 // weft-bench compare: the workloads of bench/workloads run on the serial elision, on weft
 // (each chosen steal mechanism and policy) and on every chosen peer (bench/peers: OpenMP tasks
-// on libgomp and libomp, oneTBB, Rayon), at each worker count. A loop workload runs weft once
-// per loop schedule and each peer once per loop variant (OpenMP taskloop, outer, nested;
-// oneTBB's partitioners) and per schedule (the peer protocol's --schedule: each --schedule
-// spec, mapped onto the peer's own as omp_par.hpp and tbb_par.hpp say; without --schedule the
-// peer's "default"), each its own series. Within a workload the runs
-// alternate implementation by implementation in every repetition, so that the machine's noise
-// falls on all of them alike; every run is verified, a peer's by the peer itself.
+// on libgomp and libomp, oneTBB, Rayon, Java's ForkJoinPool, Go), at each worker count. A loop
+// workload runs weft once per loop schedule and each peer once per loop variant (OpenMP taskloop,
+// outer, nested; oneTBB's partitioners) and per schedule (the peer protocol's --schedule: each
+// --schedule spec, mapped onto the peer's own as omp_par.hpp and tbb_par.hpp say; without
+// --schedule the peer's "default"), each its own series. Within a workload the runs alternate
+// implementation by implementation in every repetition, so that the machine's noise falls on all of
+// them alike; every run is verified, a peer's by the peer itself.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,3 @@
+module weft/peers/go
+
+go 1.19
