@@ -6,15 +6,12 @@
 #include <utility>
 
 #include "dist/splitmix.hpp"
+#include "dist/steady_ns.hpp"
 
 namespace weft::dist {
 namespace {
 
-std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
-}
+std::uint64_t now_ns() { return static_cast<std::uint64_t>(steady_ns()); }
 
 }  // namespace
 

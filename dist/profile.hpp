@@ -36,9 +36,9 @@ struct RankProfile {
 
   // Seconds from sending a request to its answer (work or nothing), one per request answered.
   std::vector<double> round_trips_s;
-  // Seconds from a victim sending work to this rank receiving it, one per chunk message: the
-  // two ranks' steady clocks compared, which is exact for ranks on one host and meaningless
-  // across hosts (whose clocks are not one).
+  // Seconds from a victim taking up the request (packing included) to this rank receiving
+  // its work, one per chunk message: the two ranks' steady clocks compared, which is exact
+  // for ranks on one host and meaningless across hosts (whose clocks are not one).
   std::vector<double> transfers_s;
   // Rank 0: seconds from sending the termination token out to its return, in the last round
   // (the one that found every rank passive): the ring's cost once the work is done, a hop per

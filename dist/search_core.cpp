@@ -9,6 +9,7 @@
 
 #include "core/steal_amount.hpp"
 #include "dist/splitmix.hpp"
+#include "dist/steady_ns.hpp"
 #include "dist/termination.hpp"
 
 namespace weft::dist {
@@ -23,20 +24,14 @@ constexpr unsigned kPollStep = 4;
 constexpr std::int64_t kYieldForNs = 500'000;
 constexpr auto kIdleSleep = std::chrono::microseconds(20);
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 // Where a rank's time goes (profile.hpp); `switch_to` closes the current phase.
 class PhaseClock {
  public:
   enum Phase : std::uint8_t { kBusy, kServe, kSteal, kIdle, kPhases };
-  explicit PhaseClock(Phase first) : phase_(first), since_(now_ns()), start_(since_) {}
+  explicit PhaseClock(Phase first) : phase_(first), since_(steady_ns()), start_(since_) {}
   Phase phase() const { return phase_; }
   std::int64_t switch_to(Phase next) {
-    const std::int64_t t = now_ns();
+    const std::int64_t t = steady_ns();
     ns_[phase_] += t - since_;
     since_ = t;
     phase_ = next;
@@ -95,10 +90,10 @@ class Rank {
         for (int r = 1; r < t_.size(); ++r) t_.send(r, kind(MessageKind::kTerminate));
         done_ = true;
       } else if (a.step == Termination::Step::kPassToken) {
-        if (t_.rank() == 0) round_sent_at_ = now_ns();
+        if (t_.rank() == 0) round_sent_at_ = steady_ns();
         t_.send(termination_.next(), a.token);
       }
-      const std::int64_t now = now_ns();
+      const std::int64_t now = steady_ns();
       if (passive_since < 0) passive_since = now;
       if (now - passive_since < kYieldForNs) {
         std::this_thread::yield();
@@ -136,7 +131,7 @@ class Rank {
           served = true;
           break;
         case MessageKind::kWork: {
-          const std::int64_t t = now_ns();
+          const std::int64_t t = steady_ns();
           answered(t);
           p_.transfers_s.push_back(static_cast<double>(t - m->sent_ns) * 1e-9);
           termination_.work_received();
@@ -151,12 +146,12 @@ class Rank {
           break;
         }
         case MessageKind::kNoWork:
-          answered(now_ns());
+          answered(steady_ns());
           ++p_.failed_steals;
           break;
         case MessageKind::kToken:
           if (t_.rank() == 0) {
-            p_.last_token_round_s = static_cast<double>(now_ns() - round_sent_at_) * 1e-9;
+            p_.last_token_round_s = static_cast<double>(steady_ns() - round_sent_at_) * 1e-9;
           }
           termination_.token_arrived(*m);
           break;
@@ -176,7 +171,7 @@ class Rank {
   // Whole chunks below the working one, oldest first.
   void answer(int thief) {
     const PhaseClock::Phase was = clock_.phase();
-    clock_.switch_to(PhaseClock::kServe);
+    const std::int64_t served_at = clock_.switch_to(PhaseClock::kServe);
     ++p_.requests_served;
     const std::size_t c = o_.chunk;
     const std::size_t held = stack_.size();
@@ -189,7 +184,7 @@ class Rank {
       stack_.take_oldest(static_cast<std::size_t>(k) * c, m.nodes);
       p_.chunks_sent += static_cast<std::uint64_t>(k);
       termination_.work_sent();
-      m.sent_ns = now_ns();
+      m.sent_ns = served_at;  // packing counts as part of the transfer
       t_.send(thief, std::move(m));
     }
     clock_.switch_to(was);
