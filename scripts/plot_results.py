@@ -5,6 +5,9 @@ Writes into the output directory:
   tables.md    per workload: median time, speedup and weft/peer for every run, as Markdown
   speedup.png  speedup over the serial elision against the worker count, one panel per
                workload, one line per implementation (each weft policy and each peer)
+  ratios.png   weft/peer per workload: one bar per peer and worker count from 1 to the median
+               of the paired repetitions, with their range (down: weft faster), on a log
+               scale (fib's ratios reach 0.01)
   profile.png  the execution profile of the weft runs as stacked bars (busy, steal, idle,
                switch, frame management), one bar per policy and worker count, one panel
                per workload, like Figs. 10, 19, 21 and 24 of Adnan & Sato
@@ -110,6 +113,42 @@ def plot_speedup(data, plt, out):
     return path
 
 
+def plot_ratios(data, plt, out):
+    workloads = [w for w in data["workloads"] if w.get("ratios")]
+    if not workloads:
+        return None
+    cols = min(4, len(workloads))
+    rows = math.ceil(len(workloads) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
+    # One colour per peer across all panels.
+    peers = sorted({r["peer"] for w in workloads for r in w["ratios"]})
+    colours = {peer: f"C{i % 10}" for i, peer in enumerate(peers)}
+    for ax, w in zip(axes.flat, workloads):
+        ratios = w["ratios"]
+        several = len({r["workers"] for r in ratios}) > 1
+        labels = [f"{r['peer']}\nw={r['workers']}" if several else r["peer"] for r in ratios]
+        medians = [r["median"] for r in ratios]
+        below = [r["median"] - r["min"] for r in ratios]
+        above = [r["max"] - r["median"] for r in ratios]
+        # Each bar runs from 1 to the median, so that its length and direction say how far
+        # weft is ahead (down) or behind (up).
+        ax.bar(labels, [m - 1.0 for m in medians], bottom=1.0, capsize=3,
+               color=[colours[r["peer"]] for r in ratios])
+        ax.errorbar(labels, medians, yerr=[below, above], fmt="none", ecolor="black", capsize=3)
+        ax.axhline(1.0, color="grey", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_title(w["spec"], fontsize=10)
+        ax.set_ylabel("weft / peer (< 1: weft faster)")
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(alpha=0.3, axis="y")
+    for ax in list(axes.flat)[len(workloads):]:
+        ax.axis("off")
+    fig.tight_layout()
+    path = os.path.join(out, "ratios.png")
+    fig.savefig(path, dpi=110)
+    return path
+
+
 def plot_profile(data, plt, out):
     parts = [("r_busy", "busy"), ("r_steal", "steal"), ("r_idle", "idle"),
              ("r_switch", "switch"), ("r_frame", "frame mgmt")]
@@ -161,7 +200,7 @@ def main(argv):
     out = argv[2] if len(argv) == 3 else "docs/results"
     os.makedirs(out, exist_ok=True)
     for path in (write_tables(data, out, "tables.md"), plot_speedup(data, plt, out),
-                 plot_profile(data, plt, out)):
+                 plot_ratios(data, plt, out), plot_profile(data, plt, out)):
         if path:
             print(f"wrote {path}")
     return 0

@@ -40,9 +40,13 @@ TEST(Fork, AnInheritedRuntimeThrowsInTheChildAndIsDestroyedCleanly) {
       code = kWrongException;
     }
     rt.reset();  // must neither hang nor crash
-    // A fresh runtime works in the child (ThreadSanitizer does not support threads started
-    // after a multi-threaded fork, so that build leaves this part out).
-    if (code == kChildOk && !weft_test::kThreadSanitizer) {
+    // A fresh runtime works in the child. The sanitizer builds leave this part out:
+    // ThreadSanitizer does not support threads started after a multi-threaded fork, and
+    // GCC 12's AddressSanitizer allocator is not fork-safe (a size-class lock that one of the
+    // parent's workers held at the fork, while it freed the finished job's memory, stays
+    // held in the child, and the new workers' first allocation waits on it for ever: seen
+    // in about 1 run in 50 with other tests beside it).
+    if (code == kChildOk && !weft_test::kSanitized) {
       weft::Runtime fresh(weft_test::make_config("half", 2));
       if (fresh.run([] { return weft_fib(18); }) != serial_fib(18)) code = kNewRuntimeFailed;
     }
