@@ -1,6 +1,7 @@
-// weft-capi-fib: fib(n) through the C interface (fib_c.c, compiled as C) against the same
-// fib with weft::spawn in C++ (the README's form), on one runtime, alternated, every result
-// checked; prints each side's median and their ratio.
+// weft-capi-fib: fib(n) through the C interface (fib_c.c, compiled as C), with weft_spawn and
+// weft_join and with their inline nothrow forms, against the same fib with weft::spawn in C++
+// (the README's form), each on its own runtime, alternated, every result checked; prints
+// each one's median and its ratio to C++.
 //   usage: weft-capi-fib [n=35] [workers=1] [repetitions=7]
 #include <algorithm>
 #include <chrono>
@@ -72,23 +73,24 @@ int main(int argc, char** argv) {
   k.workers = static_cast<unsigned>(workers);
   weft::Runtime cpp(k);
   const std::intptr_t expected = fib_iterative(n);
-  std::vector<double> t_c, t_cpp;
+  std::vector<double> t_c, t_nothrow, t_cpp;
   bool ok = true;
   for (long r = 0; r < reps; ++r) {
-    std::intptr_t got_c = 0, got_cpp = 0;
+    std::intptr_t got_c = 0, got_nothrow = 0, got_cpp = 0;
     t_cpp.push_back(seconds([&] { got_cpp = cpp.run([n] { return fib_cpp(n); }); }));
-    t_c.push_back(seconds([&] { got_c = fib_c(rt, n); }));
-    ok = ok && got_c == expected && got_cpp == expected;
+    t_c.push_back(seconds([&] { got_c = fib_c(rt, n, 0); }));
+    t_nothrow.push_back(seconds([&] { got_nothrow = fib_c(rt, n, 1); }));
+    ok = ok && got_c == expected && got_nothrow == expected && got_cpp == expected;
   }
   weft_runtime_destroy(rt);
-  const double mc = median(t_c), mcpp = median(t_cpp);
+  const double mc = median(t_c), mn = median(t_nothrow), mcpp = median(t_cpp);
   std::printf(
-      "fib(%ld) on %ld worker(s), %ld alternated repetitions: C interface %.4f s, C++ spawn "
-      "%.4f s (medians); C / C++ = %.3f (%s)\n",
-      n, workers, reps, mc, mcpp, mc / mcpp, ok ? "every result correct" : "WRONG");
+      "fib(%ld) on %ld worker(s), %ld alternated repetitions (medians): C++ spawn %.4f s, "
+      "C weft_spawn %.4f s (%.3f x C++), C weft_spawn_nothrow %.4f s (%.3f x C++); %s\n",
+      n, workers, reps, mcpp, mc, mc / mcpp, mn, mn / mcpp, ok ? "every result correct" : "WRONG");
   std::printf(
-      "{\"bench\":\"capi-fib\",\"n\":%ld,\"workers\":%ld,\"c_s\":%.9g,\"cpp_s\":%.9g,"
-      "\"ratio\":%.6g,\"verified\":%s}\n",
-      n, workers, mc, mcpp, mc / mcpp, ok ? "true" : "false");
+      "{\"bench\":\"capi-fib\",\"n\":%ld,\"workers\":%ld,\"cpp_s\":%.9g,\"c_s\":%.9g,"
+      "\"c_nothrow_s\":%.9g,\"ratio\":%.6g,\"ratio_nothrow\":%.6g,\"verified\":%s}\n",
+      n, workers, mcpp, mc, mn, mc / mcpp, mn / mcpp, ok ? "true" : "false");
   return ok ? 0 : 1;
 }

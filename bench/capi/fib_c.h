@@ -1,4 +1,5 @@
-/* fib(n) through weft's C interface on `runtime`; -1 if weft_run fails. */
+/* fib(n) through weft's C interface on `runtime`, with weft_spawn/weft_join (nothrow 0) or
+ * weft_spawn_nothrow/weft_join_nothrow (1); -1 if weft_run fails. */
 #ifndef WEFT_BENCH_FIB_C_H
 #define WEFT_BENCH_FIB_C_H
 
@@ -10,7 +11,7 @@
 extern "C" {
 #endif
 
-intptr_t fib_c(weft_runtime* runtime, intptr_t n);
+intptr_t fib_c(weft_runtime* runtime, intptr_t n, int nothrow);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,12 @@ struct FutureAccess {
   static std::uintptr_t release(Fut& f) noexcept {
     return f.release_word();
   }
+  // The C interface's inline join (weft.h) pops the slot itself; when a thief is at it, this
+  // settles the pop as a join whose check failed would.
+  template <class Fut>
+  static typename Fut::value_type join_contended(WorkerCore* w, Slot* s) {
+    return Fut::join_contended(w, s);
+  }
 };
 }  // namespace detail
 

@@ -22,7 +22,8 @@
  *   - Outside a runtime, weft_spawn runs the task at once (serial elision) and weft_join
  *     returns its result; so does a spawn that finds its worker's task stack full.
  *   - A spawn costs a C++ spawn and a call: the task is the two words (fn, arg) in the
- *     worker's task stack, never allocated.
+ *     worker's task stack, never allocated. weft_spawn_nothrow and weft_join_nothrow (at
+ *     the end of this header) are the same, inline, for tasks that cannot throw.
  *   - Every future must be joined: C has no destructor to join it for you.
  * Errors are return codes; a call that fails also records, for the calling thread, its
  * status and message (weft_last_status(), weft_last_error()), which stay until the next
@@ -111,6 +112,111 @@ int weft_stats_json(const weft_runtime* runtime, char* buf, size_t n);
 const char* weft_last_error(void);
 int weft_last_status(void);
 void weft_clear_error(void);
+
+/* ---- Spawn and join inline, for tasks that never throw --------------------------------
+ * weft_spawn_nothrow and weft_join_nothrow are weft_spawn and weft_join with their common
+ * case compiled into the caller: no call into the library, and a join that calls the task
+ * itself, so that the compiler sees which function it calls (fib's own, say). What they
+ * give up is the exception boundary. A task that weft_join_nothrow runs itself (one no thief
+ * took) is called from the caller's frame, so a C++ exception from it would unwind through
+ * C frames and leave their unjoined futures behind: use them only for tasks that cannot
+ * throw (C functions, C++ that catches everything). A task that a thief ran is joined as
+ * weft_join joins it, exception report included. In every other way they are weft_spawn and
+ * weft_join: the same futures (either join takes a future from either spawn), the LIFO rule
+ * and its abort, serial elision, a full task stack, NULL arguments.
+ * The inline code reads the worker's task stack at the offsets below, those of the libweft
+ * this header came with (src/capi/capi_spawn.cpp checks them when libweft is compiled); none
+ * of the weft_detail_ names is API. In C++ translation units, and where the compiler is not
+ * GCC or Clang with 64-bit pointers, the two are plain calls of weft_spawn and weft_join. */
+#define WEFT_DETAIL_TAIL 0     /* the newest task's slot + 1 (TaskStack::tail_) */
+#define WEFT_DETAIL_FENCE 32   /* bool: pop with a full fence (TaskStack::fence_on_pop_) */
+#define WEFT_DETAIL_HEAD 128   /* the oldest slot a thief may take (TaskStack::head_) */
+#define WEFT_DETAIL_LIMIT 136  /* below it a spawn may push (TaskStack::limit_) */
+#define WEFT_DETAIL_SPAWNS 256 /* the worker's spawn counter (WorkerCore::spawns) */
+#define WEFT_DETAIL_SLOT_BYTES 64
+#define WEFT_DETAIL_SLOT_FN 16 /* the C task in the slot's storage: fn, then arg */
+#define WEFT_DETAIL_SLOT_ARG 24
+
+#if !defined(__cplusplus) && defined(__GNUC__) && __SIZEOF_POINTER__ == 8
+#define WEFT_DETAIL_INLINE 1
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_DETAIL_INLINE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_DETAIL_INLINE_TSAN 1
+#endif
+#endif
+
+/* The C++ runtime's pointer to the running worker (weft::detail::tls_worker). */
+extern __thread char* weft_detail_worker __asm__("_ZN4weft6detail10tls_workerE")
+    __attribute__((tls_model("initial-exec")));
+/* What a thief calls to run a C task (its type is C++'s; only its address is taken here). */
+void weft_detail_c_exec(void);
+/* The join's slow path after the inline pop found a thief at the slot. */
+void* weft_detail_join_popped(uintptr_t word);
+/* weft_join of a future's word (the caller has emptied the future): by value, so that the
+ * caller's future need not live in memory. */
+void* weft_detail_join_word(uintptr_t word);
+
+static inline weft_future weft_spawn_nothrow(void* (*fn)(void*), void* arg) {
+  char* const w = weft_detail_worker;
+  /* relaxed: the owner's own variable, and a thief's limit seen late is seen next time. */
+  char* const top = __atomic_load_n((char**)(w + WEFT_DETAIL_TAIL), __ATOMIC_RELAXED);
+  char* const limit = __atomic_load_n((char**)(w + WEFT_DETAIL_LIMIT), __ATOMIC_RELAXED);
+  if (__builtin_expect(fn == NULL || top >= limit, 0)) return weft_spawn(fn, arg);
+  *(void* (**)(void*))(top + WEFT_DETAIL_SLOT_FN) = fn;
+  *(void**)(top + WEFT_DETAIL_SLOT_ARG) = arg;
+  *(void (**)(void))top = weft_detail_c_exec;
+  /* release: the task written above happens-before a thief's acquire load of the tail. */
+  __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), top + WEFT_DETAIL_SLOT_BYTES, __ATOMIC_RELEASE);
+#if defined(__x86_64__) && !defined(WEFT_DETAIL_INLINE_TSAN)
+  /* One non-locked add, as the C++ spawn counts (an aligned 8-byte store is atomic here). */
+  __asm__("addq $1, %0" : "+m"(*(uint64_t*)(w + WEFT_DETAIL_SPAWNS)) : : "cc");
+#else
+  {
+    uint64_t* const spawns = (uint64_t*)(w + WEFT_DETAIL_SPAWNS);
+    __atomic_store_n(spawns, __atomic_load_n(spawns, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+  }
+#endif
+  weft_future f = {(uintptr_t)top};
+  return f;
+}
+
+static inline void* weft_join_nothrow(weft_future* future) {
+  if (__builtin_expect(future != NULL, 1)) {
+    const uintptr_t word = future->opaque;
+    future->opaque = 1; /* empty */
+    char* const w = weft_detail_worker;
+    char* const tail = __atomic_load_n((char**)(w + WEFT_DETAIL_TAIL), __ATOMIC_RELAXED);
+    /* The newest task's slot, and only it, may be popped here; any other word (empty, a
+     * task that ran at its spawn, an out-of-order join) goes to weft_join. */
+    if (__builtin_expect((uintptr_t)tail == word + WEFT_DETAIL_SLOT_BYTES, 1)) {
+      char* const slot = (char*)word;
+      /* relaxed, then a barrier before the head's load: the thief's membarrier, or a full
+       * fence where the stack was set up without one, pairs with it (ARCHITECTURE.md). */
+      __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), slot, __ATOMIC_RELAXED);
+      if (__builtin_expect(*(const _Bool*)(w + WEFT_DETAIL_FENCE), 0)) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+      } else {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      }
+      if (__builtin_expect(
+              __atomic_load_n((char**)(w + WEFT_DETAIL_HEAD), __ATOMIC_RELAXED) <= slot, 1)) {
+        void* (*const fn)(void*) = *(void* (**)(void*))(slot + WEFT_DETAIL_SLOT_FN);
+        return fn(*(void**)(slot + WEFT_DETAIL_SLOT_ARG));
+      }
+      return weft_detail_join_popped(word);
+    }
+    return weft_detail_join_word(word);
+  }
+  return weft_join(future);
+}
+#else
+static inline weft_future weft_spawn_nothrow(void* (*fn)(void*), void* arg) {
+  return weft_spawn(fn, arg);
+}
+static inline void* weft_join_nothrow(weft_future* future) { return weft_join(future); }
+#endif
 
 #ifdef __cplusplus
 }

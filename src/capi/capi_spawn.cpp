@@ -1,5 +1,8 @@
 // weft_spawn, weft_join and weft_poll: weft::spawn of a two-word closure, the future kept in
-// C as its one word (future.hpp's FutureAccess) between the two calls.
+// C as its one word (future.hpp's FutureAccess) between the two calls. Also what weft.h's
+// inline weft_spawn_nothrow and weft_join_nothrow need from here: the task's exec function,
+// the join's contended path, and the check that the header's offsets are this build's.
+#include <cstddef>
 #include <cstdint>
 
 #include "capi/last_error.hpp"
@@ -16,6 +19,25 @@ struct CTask {
   void* operator()() const { return fn(arg); }
 };
 using CFuture = weft::SpawnedFuture<CTask>;
+
+// weft.h's inline spawn writes a task as this file's spawn does, and its inline join pops it
+// as Future::join does: at the offsets it names. Any change of layout fails here.
+using weft::detail::Slot;
+using weft::detail::TaskStack;
+using weft::detail::WorkerCore;
+static_assert(offsetof(WorkerCore, stack) == 0);
+static_assert(TaskStack::field_offsets().tail == WEFT_DETAIL_TAIL);
+static_assert(TaskStack::field_offsets().fence_on_pop == WEFT_DETAIL_FENCE);
+static_assert(TaskStack::field_offsets().head == WEFT_DETAIL_HEAD);
+static_assert(TaskStack::field_offsets().limit == WEFT_DETAIL_LIMIT);
+static_assert(offsetof(WorkerCore, spawns) == WEFT_DETAIL_SPAWNS);
+static_assert(sizeof(weft::detail::Counter) == sizeof(std::uint64_t));
+static_assert(sizeof(Slot) == WEFT_DETAIL_SLOT_BYTES);
+static_assert(offsetof(Slot, exec) == 0);
+static_assert(offsetof(Slot, storage) + offsetof(CTask, fn) == WEFT_DETAIL_SLOT_FN);
+static_assert(offsetof(Slot, storage) + offsetof(CTask, arg) == WEFT_DETAIL_SLOT_ARG);
+static_assert(weft::detail::kFitsInSlot<CTask>);
+static_assert(sizeof(weft_future) == sizeof(std::uintptr_t));
 
 // The refusals are out of line and cold, so that the hot paths build no std::string and need
 // no stack frame of their own beyond the task's call.
@@ -62,5 +84,28 @@ void* weft_join(weft_future* future) {
   }
 }
 
+// weft_join_nothrow's way to weft_join when its inline pop does not apply.
+void* weft_detail_join_word(std::uintptr_t word) {
+  weft_future future{word};
+  return weft_join(&future);
+}
+
 void weft_poll(void) { weft::poll(); }
+
+// The exec of a task pushed by weft_spawn_nothrow: the one weft_spawn's tasks have (a thief
+// runs it; no exception leaves it).
+weft::detail::Outcome weft_detail_c_exec(Slot* s) noexcept {
+  return weft::detail::exec_closure<weft::detail::StoredClosure<CTask>, void*>(s);
+}
+
+// weft_join_nothrow popped the slot and found a thief at it (or a request pending): settle as
+// weft_join would, reporting the task's exception if the thief's run threw.
+void* weft_detail_join_popped(std::uintptr_t word) {
+  try {
+    return weft::detail::FutureAccess::join_contended<CFuture>(weft::detail::current_worker(),
+                                                               reinterpret_cast<Slot*>(word));
+  } catch (...) {
+    return join_threw();
+  }
+}
 }

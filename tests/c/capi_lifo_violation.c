@@ -1,7 +1,9 @@
 /* Joins two futures oldest first inside a task: weft ends the program with the same message
- * as a C++ out-of-order join (the test expects it on stderr). */
+ * as a C++ out-of-order join (the test expects it on stderr). With the argument "nothrow",
+ * through weft_spawn_nothrow and weft_join_nothrow. */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "weft/weft.h"
 
@@ -16,13 +18,23 @@ static void* out_of_order(void* arg) {
   return (void*)(x + y);
 }
 
-int main(void) {
+static void* out_of_order_nothrow(void* arg) {
+  (void)arg;
+  weft_future a = weft_spawn_nothrow(identity, (void*)1);
+  weft_future b = weft_spawn_nothrow(identity, (void*)2);
+  intptr_t x = (intptr_t)weft_join_nothrow(&a); /* b is newer: out of order */
+  intptr_t y = (intptr_t)weft_join_nothrow(&b);
+  return (void*)(x + y);
+}
+
+int main(int argc, char** argv) {
+  const int nothrow = argc > 1 && strcmp(argv[1], "nothrow") == 0;
   weft_config c = weft_config_default();
   c.workers = 1;
   weft_runtime* rt = weft_runtime_create(&c);
   if (rt == NULL) return 1;
   void* result = NULL;
-  weft_run(rt, out_of_order, NULL, &result);
+  weft_run(rt, nothrow ? out_of_order_nothrow : out_of_order, NULL, &result);
   weft_runtime_destroy(rt);
   printf("capi_lifo_violation: the out-of-order join was not caught\n");
   return 0;

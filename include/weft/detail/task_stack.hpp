@@ -158,6 +158,16 @@ class TaskStack {
     return pop_top(expected);
   }
 
+  // Where the fields that the C interface's inline spawn and join read (weft.h's
+  // WEFT_DETAIL_* offsets) are; src/capi/capi_spawn.cpp checks the two agree.
+  struct FieldOffsets {
+    std::size_t tail, fence_on_pop, head, limit;
+  };
+  static constexpr FieldOffsets field_offsets() noexcept {
+    return {offsetof(TaskStack, tail_), offsetof(TaskStack, fence_on_pop_),
+            offsetof(TaskStack, head_), offsetof(TaskStack, limit_)};
+  }
+
   // Reports a join of a task that is not the newest on this worker, and aborts.
   [[noreturn]] void lifo_violation(const Slot* expected) const noexcept;
 
