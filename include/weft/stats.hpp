@@ -86,7 +86,9 @@ struct WorkerStats {
 // User-level threads (weft/thread.hpp) and the heap they allocate through weft::allocate
 // (weft/memory.hpp). Counts since the runtime started or the last reset_stats(); the marks
 // (max_live, heap_high_water) restart at the current value on a reset. The heap figures are
-// the process's, not this runtime's alone.
+// the process's, not this runtime's alone. A thread is live until the worker it ended on has
+// released its stack, just after the thread's last switch: its join, and run(), may return
+// a moment earlier.
 struct ThreadStats {
   std::uint64_t made = 0;                     // threads created (dummies included)
   std::uint64_t live = 0;                     // threads made and not yet ended
