@@ -116,8 +116,8 @@ void weft_clear_error(void);
 /* ---- Spawn and join inline, for tasks that never throw --------------------------------
  * weft_spawn_nothrow and weft_join_nothrow are weft_spawn and weft_join with their common
  * case compiled into the caller: no call into the library, and a join that calls the task
- * itself, so that the compiler sees which function it calls (fib's own, say). What they
- * give up is the exception boundary. A task that weft_join_nothrow runs itself (one no thief
+ * itself (through the pointer in its slot), with no library frame around it. What they give
+ * up is the exception boundary. A task that weft_join_nothrow runs itself (one no thief
  * took) is called from the caller's frame, so a C++ exception from it would unwind through
  * C frames and leave their unjoined futures behind: use them only for tasks that cannot
  * throw (C functions, C++ that catches everything). A task that a thief ran is joined as
