@@ -138,7 +138,6 @@ void weft_clear_error(void);
 #define WEFT_DETAIL_SLOT_ARG 24
 
 #if !defined(__cplusplus) && defined(__GNUC__) && __SIZEOF_POINTER__ == 8
-#define WEFT_DETAIL_INLINE 1
 #if defined(__SANITIZE_THREAD__)
 #define WEFT_DETAIL_INLINE_TSAN 1
 #elif defined(__has_feature)
