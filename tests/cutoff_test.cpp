@@ -65,9 +65,10 @@ TEST(Cutoff, SpawnIfFalseRunsAtOnceAndKeepsExceptions) {
   EXPECT_THROW(g.join(), std::runtime_error);
 }
 
-// The outcome of a task that ran at once waits in a slot that its thread reuses after the
-// join. Many pending cut-off futures at once, values larger than a word and exceptions, joined
-// in order, must each get their own outcome back, however the slots are recycled.
+// A cut-off task's outcome kept as a Future<T> (a MaybeFuture converted) waits in a ready slot
+// that its thread reuses after the join. Many pending cut-off futures at once, values larger
+// than a word and exceptions, joined in order, must each get their own outcome back, however
+// the slots are recycled.
 TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {
   weft::Config c = weft_test::base_config();
   c.workers = 2;
@@ -99,8 +100,9 @@ TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {
   EXPECT_EQ(total, 50L * 40 * (300 - 43));
 }
 
-// A cut-off future made on a worker may be joined on another thread, here outside any
-// runtime after run() returned: its slot then goes to that thread's list.
+// A cut-off future made on a worker (converted to Future<int>, so in a ready slot) may be
+// joined on another thread, here outside any runtime after run() returned: its slot then goes
+// to that thread's list.
 TEST(Cutoff, ReadySlotJoinedOnAnotherThread) {
   weft::Config c = weft_test::base_config();
   c.workers = 2;

@@ -46,7 +46,7 @@ bool should_spawn(const SpawnCutoff& cutoff, const Node& parent) {
   return true;
 }
 
-using ChildFuture = weft::SpawnedFuture<ChildTask>;
+using ChildFuture = weft::SpawnedIfFuture<ChildTask>;
 
 // Spawns children 0..n-1 into futures[0..n-1], then joins them newest first (weft's LIFO
 // rule). A child's exception (only bad_alloc can occur) is rethrown once all are joined.

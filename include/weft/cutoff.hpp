@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "weft/future.hpp"
+#include "weft/maybe_future.hpp"
 
 namespace weft {
 
@@ -23,12 +24,12 @@ inline std::int64_t pending_tasks() noexcept {
 }
 
 // spawn(fn) if `cond`, else runs fn now on the caller (like OpenMP's if clause on a task)
-// and returns a future that already holds its outcome. Either way join() gives the value.
+// and returns a MaybeFuture that holds its outcome inline. Either way join() gives the value
+// (or rethrows the task's exception).
 template <class F>
-SpawnedFuture<F> spawn_if(bool cond, F&& fn) {
-  if (cond) return spawn(std::forward<F>(fn));
-  return detail::FutureAccess::make<SpawnedFuture<F>>(
-      detail::run_now<std::decay_t<F>, SpawnResult<F>>(std::forward<F>(fn)));
+SpawnedIfFuture<F> spawn_if(bool cond, F&& fn) {
+  if (cond) return SpawnedIfFuture<F>(spawn(std::forward<F>(fn)));
+  return SpawnedIfFuture<F>(detail::RunHere{}, std::forward<F>(fn));
 }
 
 }  // namespace weft

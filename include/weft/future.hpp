@@ -7,8 +7,9 @@
 // Rules (checked, never undefined):
 //   - Join futures in the reverse order of their spawns (LIFO), on the task that spawned
 //     them. A violation terminates the program with a message saying so, in every build,
-//     with two exceptions: a future whose task already ran at its spawn (a cutoff, a full
-//     stack, outside a runtime) holds its outcome and may be joined anywhere, in any order;
+//     with two exceptions: a future whose task already ran at its spawn (a full stack,
+//     outside a runtime; spawn_if's cut-off tasks, in a MaybeFuture) holds its outcome and
+//     may be joined anywhere, in any order;
 //     and a child task joining its parent's future is caught only if the child was stolen.
 //   - An unjoined Future is joined by its destructor, so the closure's references to the
 //     spawning frame stay valid; an exception from a task joined that way is discarded.
@@ -56,6 +57,11 @@ struct FutureAccess {
   static typename Fut::value_type join_contended(WorkerCore* w, Slot* s) {
     return Fut::join_contended(w, s);
   }
+  // A MaybeFuture joins its spawned task's word as Future::join would.
+  template <class Fut>
+  static typename Fut::value_type join_word(std::uintptr_t word) {
+    return Fut::join_word(word);
+  }
 };
 }  // namespace detail
 
@@ -73,7 +79,7 @@ inline constexpr std::uintptr_t kReadyBit = 1;
 inline constexpr std::uintptr_t kEmptyFuture = 1;
 
 // Slots for spawns that run at once (src/core/ready_slots.cpp): each thread keeps the ones
-// it freed for its next ones, so a cutoff does not allocate per task.
+// it freed for its next ones, so a full task stack does not allocate per task.
 Slot* new_ready_slot();
 void delete_ready_slot(Slot* s) noexcept;
 
@@ -170,8 +176,14 @@ class [[nodiscard]] Future {
   // escape: small recursive functions then compile about as tightly as their serial forms.
   // One compare sorts out every other case: a future whose task ran at the spawn, an empty
   // one and an out-of-order join all have a word that top_if() rejects.
-  T join() {
-    const std::uintptr_t word = std::exchange(word_, detail::kEmptyFuture);
+  T join() { return join_word(std::exchange(word_, detail::kEmptyFuture)); }
+
+ private:
+  template <class, class>
+  friend class Future;
+  friend struct detail::FutureAccess;
+
+  static T join_word(std::uintptr_t word) {
     // Outside a worker this is the serial worker, whose stack has no top: top_if() fails.
     detail::WorkerCore* w = detail::current_worker();
     if (detail::Slot* s = w->stack.top_if(word)) [[likely]] {
@@ -182,11 +194,6 @@ class [[nodiscard]] Future {
     }
     return join_not_top(w, word);
   }
-
- private:
-  template <class, class>
-  friend class Future;
-  friend struct detail::FutureAccess;
 
   // For spawn and spawn_if only (through FutureAccess): a word names a slot, and a future
   // made from any other word would pop or free memory it does not own.

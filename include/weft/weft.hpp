@@ -17,6 +17,7 @@
 #include "weft/future_vector.hpp"
 #include "weft/invoke.hpp"
 #include "weft/loop.hpp"
+#include "weft/maybe_future.hpp"
 #include "weft/memory.hpp"
 #include "weft/poll.hpp"
 #include "weft/profile.hpp"

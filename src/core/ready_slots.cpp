@@ -1,7 +1,8 @@
-// Slots for spawns that run at once: a cutoff (spawn_if with a false condition), a full task
-// stack, or a spawn outside any runtime. The task's outcome waits in such a slot until the
-// join. Each thread keeps the slots it freed for its next ones, so a program that cuts off at
-// a depth allocates a handful of slots once instead of one per task. A slot may be taken on
+// Slots for spawns that run at once: a full task stack, or a spawn outside any runtime (and
+// the rare cut-off task that throws, or a MaybeFuture converted to a Future: spawn_if holds a
+// cut-off task's value inline otherwise). The task's outcome waits in such a slot until the
+// join. Each thread keeps the slots it freed for its next ones, so a program that overflows
+// its task stack allocates a handful of slots once instead of one per task. A slot may be taken on
 // one thread and freed on another (a future moved to another task): it joins the freeing
 // thread's list. The lists are per thread, so nothing here is shared.
 #include <cstdint>
