@@ -119,6 +119,23 @@ TEST(MaybeFuture, ExceptionsAndVoidTasks) {
   (void)unjoined_throw;  // destroyed unjoined: its exception is dropped, as a Future's is
 }
 
+// A closure whose copy throws fails the spawn_if itself, either way, as it fails a spawn:
+// nothing ran, so there is no outcome to hold.
+TEST(MaybeFuture, AClosureThatCannotBeCopiedFailsTheSpawnIf) {
+  struct CopyThrows {
+    int* runs;
+    CopyThrows(int* r) : runs(r) {}  // NOLINT: implicit for brevity
+    CopyThrows(const CopyThrows&) { throw std::runtime_error("copy"); }
+    int operator()() const { return ++*runs; }
+  };
+  int runs = 0;
+  const CopyThrows task(&runs);
+  for (bool cond : {false, true}) {
+    EXPECT_THROW((void)weft::spawn_if(cond, task), std::runtime_error) << cond;
+  }
+  EXPECT_EQ(runs, 0);
+}
+
 // Converted to Future<T> (e.g. to keep mixed futures together), each case keeps its outcome:
 // a held value, a held exception, a spawned task.
 TEST(MaybeFuture, ConvertsToFutureKeepingEachOutcome) {

@@ -35,6 +35,9 @@ struct RunHere {};
 
 template <class T, class C = void>
 class [[nodiscard]] MaybeFuture {
+  static_assert(!std::is_reference_v<T>,
+                "weft: a task may not return a reference; return a pointer or a "
+                "std::reference_wrapper instead");
   using Value = detail::ValueOf<T>;
   static_assert(std::is_move_constructible_v<Value>, "weft: a task's value must be movable");
   static constexpr bool kNothrowMove = std::is_nothrow_move_constructible_v<Value>;
@@ -50,9 +53,11 @@ class [[nodiscard]] MaybeFuture {
   explicit MaybeFuture(Future<T, C>&& spawned) noexcept
       : word_(detail::FutureAccess::release(spawned)) {}
   // The ran-at-once case: runs `fn` now, as the task would have run (on a copy it owns, as
-  // an rvalue), and keeps its outcome.
+  // an rvalue), and keeps its outcome. Only copying the closure can throw from here, as it
+  // would from spawn; what the task throws is its outcome.
   template <class Fn>
-  MaybeFuture(detail::RunHere, Fn&& fn) noexcept {
+  MaybeFuture(detail::RunHere,
+              Fn&& fn) noexcept(std::is_nothrow_constructible_v<std::decay_t<Fn>, Fn&&>) {
     std::decay_t<Fn> task(std::forward<Fn>(fn));
     try {
       if constexpr (std::is_void_v<T>) {
