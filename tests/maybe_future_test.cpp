@@ -136,6 +136,36 @@ TEST(MaybeFuture, AClosureThatCannotBeCopiedFailsTheSpawnIf) {
   EXPECT_EQ(runs, 0);
 }
 
+// A value whose move throws when told to.
+struct Fragile {
+  static inline int live = 0;
+  static inline bool fail = false;
+  int v;
+  explicit Fragile(int x) : v(x) { ++live; }
+  Fragile(Fragile&& o) : v(o.v) {  // NOLINT: may throw, on purpose
+    if (fail) throw std::runtime_error("move");
+    ++live;
+  }
+  ~Fragile() { --live; }
+};
+
+// A held value whose move throws, in a move assignment: the target ends empty (its own value
+// destroyed once), the source keeps its value.
+TEST(MaybeFuture, AFailedMoveAssignmentLosesNothingAndDropsNothingTwice) {
+  {
+    weft::MaybeFuture<Fragile> a = weft::spawn_if(false, [] { return Fragile(1); });
+    weft::MaybeFuture<Fragile> b = weft::spawn_if(false, [] { return Fragile(2); });
+    EXPECT_EQ(Fragile::live, 2);
+    Fragile::fail = true;
+    EXPECT_THROW(b = std::move(a), std::runtime_error);
+    Fragile::fail = false;
+    EXPECT_FALSE(b.valid());
+    EXPECT_EQ(Fragile::live, 1);
+    EXPECT_EQ(a.join().v, 1);
+  }
+  EXPECT_EQ(Fragile::live, 0) << "each value destroyed exactly once";
+}
+
 // Converted to Future<T> (e.g. to keep mixed futures together), each case keeps its outcome:
 // a held value, a held exception, a spawned task.
 TEST(MaybeFuture, ConvertsToFutureKeepingEachOutcome) {

@@ -84,6 +84,7 @@ class [[nodiscard]] MaybeFuture {
   MaybeFuture& operator=(MaybeFuture&& other) noexcept(kNothrowMove) {
     if (this != &other) {
       reset();
+      word_ = detail::kEmptyFuture;  // so a value whose move throws below is not dropped twice
       take_from(other);
     }
     return *this;
@@ -119,9 +120,9 @@ class [[nodiscard]] MaybeFuture {
     requires(std::is_same_v<C2, C> || std::is_void_v<C2>)
   operator Future<T, C2>() && {  // NOLINT: implicit, so spawn_if's result fills a FutureVector
     // clang-format on
-    std::uintptr_t word = std::exchange(word_, detail::kEmptyFuture);
-    if (word == detail::kHeldValue) {
-      detail::Slot* r = detail::new_ready_slot();
+    if (word_ == detail::kHeldValue) {
+      detail::Slot* r = detail::new_ready_slot();  // if this throws, the value stays held
+      word_ = detail::kEmptyFuture;
       detail::Outcome outcome = detail::Outcome::kValue;
       if constexpr (std::is_void_v<T>) {
         ::new (static_cast<void*>(r->storage)) detail::Unit{};
@@ -135,9 +136,10 @@ class [[nodiscard]] MaybeFuture {
       }
       value().~Value();
       r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
-      word = reinterpret_cast<std::uintptr_t>(r) | detail::kReadyBit;
+      return detail::FutureAccess::make<Future<T, C2>>(reinterpret_cast<std::uintptr_t>(r) |
+                                                       detail::kReadyBit);
     }
-    return detail::FutureAccess::make<Future<T, C2>>(word);
+    return detail::FutureAccess::make<Future<T, C2>>(std::exchange(word_, detail::kEmptyFuture));
   }
 
  private:
