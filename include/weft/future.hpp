@@ -93,15 +93,19 @@ void construct_closure(Slot* s, Arg&& fn) {
   }
 }
 
+// The word a Future keeps for a ready slot whose storage holds `outcome`.
+inline std::uintptr_t ready_word(Slot* r, Outcome outcome) noexcept {
+  r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
+  return reinterpret_cast<std::uintptr_t>(r) | kReadyBit;
+}
+
 // Runs a task now and keeps its outcome in a ready slot (no allocation once the thread has
 // one free); returns the future's word.
 template <class Fn, class T, class Arg>
 std::uintptr_t run_now(Arg&& fn) {
   Slot* r = new_ready_slot();
   construct_closure<Fn>(r, std::forward<Arg>(fn));
-  const Outcome outcome = exec_closure<StoredClosure<Fn>, T>(r);
-  r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
-  return reinterpret_cast<std::uintptr_t>(r) | kReadyBit;
+  return ready_word(r, exec_closure<StoredClosure<Fn>, T>(r));
 }
 
 // Pushes a task into `s`, the top slot (not full); returns the future's word.

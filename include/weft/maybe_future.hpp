@@ -130,14 +130,12 @@ class [[nodiscard]] MaybeFuture {
         try {
           detail::store_value<T>(r, std::move(value()));
         } catch (...) {  // boxing the value failed to allocate: that is its outcome now
-          ::new (static_cast<void*>(r->storage)) std::exception_ptr(std::current_exception());
+          detail::store_exception(r, std::current_exception());
           outcome = detail::Outcome::kException;
         }
       }
       value().~Value();
-      r->state.store(static_cast<std::uint32_t>(outcome), std::memory_order_relaxed);
-      return detail::FutureAccess::make<Future<T, C2>>(reinterpret_cast<std::uintptr_t>(r) |
-                                                       detail::kReadyBit);
+      return detail::FutureAccess::make<Future<T, C2>>(detail::ready_word(r, outcome));
     }
     return detail::FutureAccess::make<Future<T, C2>>(std::exchange(word_, detail::kEmptyFuture));
   }
@@ -148,10 +146,8 @@ class [[nodiscard]] MaybeFuture {
   // A task that threw keeps its exception in a ready slot, as Future keeps it.
   [[gnu::noinline]] static std::uintptr_t held_exception(std::exception_ptr e) noexcept {
     detail::Slot* r = detail::new_ready_slot();  // std::terminate if even this fails
-    ::new (static_cast<void*>(r->storage)) std::exception_ptr(std::move(e));
-    r->state.store(static_cast<std::uint32_t>(detail::Outcome::kException),
-                   std::memory_order_relaxed);
-    return reinterpret_cast<std::uintptr_t>(r) | detail::kReadyBit;
+    detail::store_exception(r, std::move(e));
+    return detail::ready_word(r, detail::Outcome::kException);
   }
 
   template <class, class>

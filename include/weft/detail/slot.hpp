@@ -123,6 +123,10 @@ T take_value(Slot* s) {
   }
 }
 
+inline void store_exception(Slot* s, std::exception_ptr e) noexcept {
+  ::new (static_cast<void*>(s->storage)) std::exception_ptr(std::move(e));
+}
+
 inline std::exception_ptr take_exception(Slot* s) {
   std::exception_ptr* stored = s->as<std::exception_ptr>();
   std::exception_ptr e = std::move(*stored);
@@ -150,7 +154,7 @@ Outcome exec_closure(Slot* s) noexcept {
     }
     return Outcome::kValue;
   } catch (...) {
-    ::new (static_cast<void*>(s->storage)) std::exception_ptr(std::current_exception());
+    store_exception(s, std::current_exception());
     return Outcome::kException;
   }
 }
