@@ -305,6 +305,39 @@ TEST(ChunkPlan, EverySchedulePartitionsTheRangeExactly) {
   }
 }
 
+// The auto schedule is factoring with a smallest chunk (what its loop's pace makes of
+// a few microseconds): it must still partition the range, and every chunk but the last of
+// the range must be at least that long.
+TEST(ChunkPlan, AFactoringFloorKeepsThePartitionAndCutsTheTail) {
+  for (unsigned p : {1u, 2u, 3u, 8u}) {
+    for (std::uint64_t n : {1ull, 2ull, 7ull, 64ull, 300ull, 1000ull, 123457ull}) {
+      for (std::uint64_t floor : {1ull, 2ull, 50ull, 150ull, 1000ull, 1ull << 50}) {
+        const wd::ChunkPlan plan = wd::ChunkPlan::make(n, weft::Schedule::automatic(), p, floor);
+        wd::ChunkCursor cursor(plan);
+        std::uint64_t at = 0;
+        for (std::uint64_t i = 0; i < plan.chunks; ++i) {
+          const wd::ChunkBounds c = cursor.bounds(i);
+          ASSERT_EQ(c.begin, at) << "p=" << p << " n=" << n << " floor=" << floor << " #" << i;
+          ASSERT_GT(c.end, c.begin) << "p=" << p << " n=" << n << " floor=" << floor;
+          if (c.end < n) {
+            ASSERT_GE(c.end - c.begin, floor) << "p=" << p << " n=" << n << " #" << i;
+          }
+          at = c.end;
+        }
+        EXPECT_EQ(at, n) << "p=" << p << " n=" << n << " floor=" << floor;
+      }
+    }
+  }
+  // 300 rows on 2 workers: factoring's 16 chunks (75, 75, 38, 38, ... 1, 1) against 5 with
+  // a floor of 50 (75, 75, 50, 50, 50), and static's 2 once the floor reaches half.
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2).chunks, 16u);
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 50).chunks, 5u);
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 150).chunks, 2u);
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 1000).chunks, 1u);
+  // The floor is auto's alone: factoring named by the user keeps the paper's chunks.
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::factoring(), 2, 50).chunks, 16u);
+}
+
 TEST(ChunkPlan, FactoringHandsOutBatchesOfPChunksOfACeilingOfRemainingOver2P) {
   const wd::ChunkPlan plan = wd::ChunkPlan::make(1000, weft::Schedule::factoring(), 4);
   wd::ChunkCursor cursor(plan);

@@ -13,9 +13,10 @@ std::uint64_t guided_size(const ChunkPlan& p, std::uint64_t r) noexcept {
   return std::min(r, std::max(p.k, ceil_div(r, p.p)));
 }
 
-// Factoring: each chunk of the batch that starts with r iterations left, ceil(r / 2P).
+// Factoring: each chunk of the batch that starts with r iterations left, ceil(r / 2P), or
+// the floor K if larger (auto's; 1 for factoring as published).
 std::uint64_t factoring_size(const ChunkPlan& p, std::uint64_t r) noexcept {
-  return ceil_div(r, 2 * p.p);
+  return std::max(p.k, ceil_div(r, 2 * p.p));
 }
 
 // Factoring: what the batch starting with r left covers, P chunks of its size (fewer at
@@ -27,13 +28,15 @@ std::uint64_t factoring_covered(const ChunkPlan& p, std::uint64_t r) noexcept {
 
 }  // namespace
 
-ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers) noexcept {
+ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
+                          std::uint64_t min_chunk) noexcept {
   ChunkPlan plan;
   plan.n = n;
   plan.p = workers == 0 ? 1 : workers;
   plan.kind =
       schedule.kind() == Schedule::Kind::kAuto ? Schedule::Kind::kFactoring : schedule.kind();
   plan.k = schedule.chunk() == 0 ? 1 : schedule.chunk();
+  if (schedule.kind() == Schedule::Kind::kAuto) plan.k = std::max<std::uint64_t>(1, min_chunk);
   switch (plan.kind) {
     case Schedule::Kind::kStatic: plan.chunks = std::min(n, plan.p); break;
     case Schedule::Kind::kDynamic: plan.chunks = ceil_div(n, plan.k); break;

@@ -18,11 +18,15 @@ namespace weft::detail {
 struct ChunkPlan {
   Schedule::Kind kind = Schedule::Kind::kDynamic;  // never kAuto: make() resolves it
   std::uint64_t n = 0;
-  std::uint64_t k = 1;  // dynamic and guided: the chunk size K
+  // dynamic and guided: the chunk size K; factoring: the smallest chunk (1, or what
+  // make() was given for auto)
+  std::uint64_t k = 1;
   std::uint64_t p = 1;  // the worker count the schedule divides by
   std::uint64_t chunks = 0;
 
-  static ChunkPlan make(std::uint64_t n, Schedule schedule, unsigned workers) noexcept;
+  // min_chunk: auto's floor, in iterations (ignored by every named schedule).
+  static ChunkPlan make(std::uint64_t n, Schedule schedule, unsigned workers,
+                        std::uint64_t min_chunk = 1) noexcept;
 };
 
 struct ChunkBounds {

@@ -33,6 +33,21 @@ constexpr double kForkWorthAwakeNs = 3000.0;
 constexpr double kForkWorthAsleepNs = 30000.0;
 // A pace is trusted for this many loops of its body, then timed again.
 constexpr std::uint32_t kRetimeEvery = 64;
+// The auto schedule's smallest chunk, in time at the loop's measured pace. Each chunk is a
+// take on the PCB's shared counter and, at the loop's end, a hand-over the owner may wait
+// for; a chunk shorter than a fork is worth costs more than the balance it buys. With two
+// workers, factoring's tail of 1-iteration chunks made short loops (300 rows of ~60 ns)
+// 1.45-2x slower than static's two chunks; with this floor they run within noise of it,
+// and loops of long iterations keep factoring's tail.
+constexpr double kAutoChunkNs = kForkWorthAwakeNs;
+
+// The auto schedule's smallest chunk for a loop whose iterations take `ns_per_iteration`
+// (1 when it measured as 0: a loop faster than the clock's resolution).
+std::uint64_t min_auto_chunk(double ns_per_iteration) noexcept {
+  if (!(ns_per_iteration > 0.0)) return 1;
+  const double k = kAutoChunkNs / ns_per_iteration;
+  return k < 1.0 ? 1 : k > 1e15 ? std::uint64_t{1} << 50 : static_cast<std::uint64_t>(k);
+}
 
 void record(Pcb& b, std::exception_ptr e) noexcept {
   // relaxed: the owner reads `error` only after number_left reached 0 (P2), and we write it
@@ -91,6 +106,7 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
   // A serial start, under either adaptive mode: it runs part of the range (or all of it)
   // and says how much; the rest, if any, is forked below.
   std::uint64_t done = 0;
+  std::uint64_t min_chunk = 1;
   if (adaptive == AdaptiveFork::kLazy && nobody_idle) {
     done = start_lazily(base, len, body, options);
   } else if (adaptive != AdaptiveFork::kOff) {
@@ -105,6 +121,7 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
       return serially();
     }
     done = start_timed(base, len, body, options, pace, worth);
+    min_chunk = min_auto_chunk(pace.ns_per_iteration);
   }
   if (done == len || (options.control != nullptr && options.control->stopped())) {
     if (done > 0) counters.serial_forks.bump();
@@ -112,7 +129,7 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
   }
   base += done;
   len -= done;
-  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size());
+  const ChunkPlan plan = ChunkPlan::make(len, schedule, pool_.size(), min_chunk);
   if (plan.chunks < 2) return serially();
   fork(base, plan, body, options);
 }
