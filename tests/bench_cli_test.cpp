@@ -26,6 +26,7 @@ using weft_bench::UsageError;
 
 using bench_test::error_of;
 using bench_test::parse;
+using bench_test::ScopedEnv;
 
 // A binomial tree of 30,057 nodes: big enough to be stolen from, small enough for sanitizers.
 const std::vector<std::string_view> kSmallTree = {"uts",  "-t", "0", "-b", "2000", "-q",
@@ -39,18 +40,43 @@ Options small_tree_options(std::initializer_list<std::string_view> extra) {
 }
 
 TEST(BenchCliArgs, UtsDefaults) {
+  const ScopedEnv env{{"WEFT_STEAL", nullptr}};
   const Options o = parse({"uts"});
   EXPECT_EQ(o.command, Command::kUts);
   EXPECT_EQ(o.tree_name, "T3");
   ASSERT_NE(o.preset, nullptr);
   EXPECT_EQ(o.preset->nodes, 4112897u);
   EXPECT_EQ(o.impls, (std::vector<Impl>{Impl::kSeq, Impl::kWeft, Impl::kThreads}));
-  EXPECT_EQ(o.steal, std::vector<std::string>{"one"});
+  EXPECT_EQ(o.steal, std::vector<std::string>{"adaptive"});  // what Config{} steals with
   EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2}));
   EXPECT_EQ(o.chunk, 64u);
   EXPECT_EQ(o.repeat, 5);
   EXPECT_EQ(o.cutoff.kind, Cutoff::Kind::kNone);
   EXPECT_EQ(o.json, "");
+}
+
+// uts and fib run what a user who sets nothing would get: WEFT_STEAL's policy, else the
+// runtime's default; --steal overrides both, and compare keeps its own sweep.
+TEST(BenchCliArgs, UtsAndFibStealAsTheRuntimeWouldWithoutSteal) {
+  {
+    const ScopedEnv env{{"WEFT_STEAL", "fixed:20"}};
+    EXPECT_EQ(parse({"uts"}).steal, std::vector<std::string>{"fixed:20"});
+    EXPECT_EQ(parse({"fib", "30"}).steal, std::vector<std::string>{"fixed:20"});
+    EXPECT_EQ(parse({"fib", "30", "--steal", "half"}).steal, std::vector<std::string>{"half"});
+    EXPECT_EQ(parse({"compare"}).steal, (std::vector<std::string>{"one", "half"}));
+  }
+  {
+    const ScopedEnv env{{"WEFT_STEAL", nullptr}};
+    EXPECT_EQ(parse({"fib", "30"}).steal, std::vector<std::string>{"adaptive"});
+  }
+  const ScopedEnv env{{"WEFT_STEAL", "most"}};
+  try {
+    (void)parse({"uts"});
+    ADD_FAILURE() << "a bad WEFT_STEAL was accepted";
+  } catch (const weft::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("WEFT_STEAL"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(parse({"uts", "--steal", "one"}).steal, std::vector<std::string>{"one"});
 }
 
 TEST(BenchCliArgs, UtsEverySetting) {

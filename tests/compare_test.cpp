@@ -31,6 +31,7 @@ using weft_bench::UsageError;
 
 using bench_test::error_of;
 using bench_test::parse;
+using bench_test::ScopedEnv;
 
 TEST(BenchCompareArgs, DefaultsAreTheDocumentedSuite) {
   const Options o = parse({"compare"});
@@ -138,32 +139,6 @@ TEST(BenchCompareArgs, LoopSettings) {
   EXPECT_NE(help.find("[--frames stack,pool] [--adaptive 0,1,lazy]"), std::string::npos) << help;
   EXPECT_NE(help.find("\"weft_pairs\""), std::string::npos) << help;
 }
-
-// Sets environment variables for the test's length, restoring them after.
-class ScopedEnv {
- public:
-  ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
-    for (const auto& [name, value] : vars) {
-      const char* old = std::getenv(name);
-      saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
-      setenv(name, value, 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& [name, old] : saved_) {
-      if (old) {
-        setenv(name.c_str(), old->c_str(), 1);
-      } else {
-        unsetenv(name.c_str());
-      }
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 // A setting not given takes the environment's value, as the runtime would.
 TEST(BenchCompareArgs, LoopSettingsNotGivenComeFromTheEnvironment) {

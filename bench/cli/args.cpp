@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <limits>
 #include <system_error>
 #include <weft/config.hpp>
@@ -68,6 +69,12 @@ std::vector<std::string> parse_schedules(std::string_view text) {
     if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
   }
   return specs;
+}
+
+std::string runtime_steal_spec() {
+  const char* env = std::getenv("WEFT_STEAL");
+  if (env == nullptr) return weft::Config{}.steal.spec();
+  return weft::StealPolicy::parse(env, "WEFT_STEAL").spec();  // a bad value: ConfigError
 }
 
 std::vector<std::string> parse_steal(std::string_view text) {
@@ -358,6 +365,7 @@ Options parse_args(std::span<const std::string_view> args) {
     throw UsageError(sub, "unknown subcommand (expected uts, fib, compare or threads)");
   }
   bool workers_given = false;
+  bool steal_given = false;
   bool have_n = false;
   std::vector<std::pair<std::string_view, std::string_view>> tree_flags;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -401,6 +409,7 @@ Options parse_args(std::span<const std::string_view> args) {
       tree_flags.emplace_back(flag, value);
     } else if (flag == "--steal") {
       o.steal = parse_steal(value);
+      steal_given = true;
     } else if (flag == "--mechanism") {
       o.mechanisms = parse_mechanisms(value);
     } else if (flag == "--workers") {
@@ -477,6 +486,10 @@ Options parse_args(std::span<const std::string_view> args) {
     throw UsageError("--json " + o.json + " and --trace " + o.trace,
                      "the same file (each needs its own)");
   }
+  // uts and fib measure what a user who sets nothing gets; compare sweeps its own list.
+  if (!steal_given && (o.command == Command::kUts || o.command == Command::kFib)) {
+    o.steal = {runtime_steal_spec()};
+  }
   if (o.command == Command::kThreads) {
     o.threads.repeat = o.repeat;
     if (workers_given) o.threads.workers = o.workers;
@@ -516,9 +529,11 @@ std::string usage() {
          " (default T3), or the reference's flags\n"
          "  (e.g. -t 0 -b 2000 -q 0.124875 -m 8 -r 42). --steal applies to weft, --chunk to\n"
          "  threads, --cutoff to weft (level:L spawns only above depth L; tasks:K only while\n"
-         "  fewer than K tasks wait on the worker). Defaults: --steal one --workers 1,2\n"
+         "  fewer than K tasks wait on the worker). Defaults: --steal the runtime's own\n"
+         "  (WEFT_STEAL, else adaptive) --workers 1,2\n"
          "  --chunk 64 --repeat 5 --cutoff none.\n"
-         "fib: serial fib(N) against weft's, checked against fib(N) by iteration.\n"
+         "fib: serial fib(N) against weft's, checked against fib(N) by iteration; --steal\n"
+         "  defaults to the runtime's own policy, as for uts.\n"
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"

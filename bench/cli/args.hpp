@@ -69,7 +69,9 @@ struct Options {
   Command command = Command::kHelp;
   // Shared by all subcommands. Every weft run is one (mechanism, steal policy, workers).
   std::vector<weft::StealMechanism> mechanisms{weft::StealMechanism::kConcurrent};
-  std::vector<std::string> steal{"one"};  // each accepted by weft::StealPolicy::parse
+  // Each accepted by weft::StealPolicy::parse. uts and fib default to the runtime's own
+  // policy (WEFT_STEAL, else adaptive), compare to "one,half".
+  std::vector<std::string> steal{"one"};
   std::vector<unsigned> workers{1, 2};
   int repeat = 5;
   std::string json;      // "" = no JSON file
