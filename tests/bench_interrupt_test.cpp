@@ -1,5 +1,5 @@
-// weft-bench as a process that gets interrupted: a SIGTERM or SIGINT in the middle of a
-// compare run ends the peer it is running too, weft-bench dies of that signal, and the --json
+// weft-bench as a process that gets interrupted: a SIGTERM, SIGINT or SIGKILL in the middle
+// of a compare run ends the peer it is running too, weft-bench dies of that signal, and the --json
 // file is the old one or none, never an empty one; a run that completes replaces it. The peer is
 // a stand-in script in a --peer-dir of the test's own, which writes its pid and then sleeps
 // where a real peer would compute, so the test knows when the run is in the middle and which
@@ -75,9 +75,11 @@ Interrupted interrupt_compare(const FakePeerDir& dir, int sig, std::vector<std::
   return r;
 }
 
+// SIGKILL cannot be caught, so no handler passes it on: the peer dies with weft-bench
+// through the parent-death signal it was started with.
 TEST(BenchInterrupt, SignalEndsTheRunningPeerAndWeftBench) {
-  for (const int sig : {SIGTERM, SIGINT}) {
-    SCOPED_TRACE(sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  for (const int sig : {SIGTERM, SIGINT, SIGKILL}) {
+    SCOPED_TRACE(sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGKILL");
     const FakePeerDir dir;
     const Interrupted r = interrupt_compare(dir, sig, {});
     ASSERT_GT(r.peer, 0) << "the stand-in peer never ran; weft-bench said:\n" << r.output;

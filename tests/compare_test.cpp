@@ -4,6 +4,7 @@
 #include "cli/compare.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <climits>
@@ -284,6 +285,30 @@ TEST(BenchComparePeerProtocol, APeerThatBreaksTheProtocolIsAnError) {
   EXPECT_THROW((void)weft_bench::run_peer("/bin/true", "fib:10", 1), weft_bench::PeerError);
   EXPECT_THROW((void)weft_bench::run_peer("/nonexistent/peer", "fib:10", 1), weft_bench::PeerError);
   EXPECT_TRUE(weft_bench::peer_workloads("/nonexistent/peer").empty());
+}
+
+// A program that cannot be started is reported with the reason exec gave, and leaves no
+// child behind; one that starts has its stdout read and its exit status kept.
+TEST(BenchComparePeerProtocol, RunProgramReportsWhyAProgramCannotRun) {
+  int status = -1;
+  try {
+    (void)weft_bench::run_program("/nonexistent/peer", {}, status);
+    ADD_FAILURE() << "a missing program ran";
+  } catch (const weft_bench::PeerError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot run: No such file or directory"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    (void)weft_bench::run_program("/", {}, status);  // a directory: exec refuses it
+    ADD_FAILURE() << "a directory ran";
+  } catch (const weft_bench::PeerError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot run: Permission denied"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);  // no child left, reaped or running
+  EXPECT_EQ(weft_bench::run_program("/bin/sh", {"-c", "echo out; exit 3"}, status), "out\n");
+  EXPECT_EQ(status, 3);
 }
 
 // The peers this build made (CMake passes the list), every other known one must be skipped.

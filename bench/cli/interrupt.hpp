@@ -2,7 +2,9 @@
 // processes (peer_process.hpp): a SIGINT, SIGTERM or SIGHUP sent to weft-bench alone (kill,
 // timeout(1), a CI runner) would otherwise end weft-bench and leave the peer running with
 // nobody to wait for it. With the handlers installed, weft-bench passes the signal on to the
-// running peer and then dies of that same signal, so its exit status still says why.
+// running peer and then dies of that same signal, so its exit status still says why. A
+// SIGKILL has no handler: for it, each peer is started with a parent-death signal
+// (peer_process.cpp), so the kernel ends the peer when weft-bench dies.
 #pragma once
 
 #include <sys/types.h>

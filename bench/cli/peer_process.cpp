@@ -1,6 +1,8 @@
 #include "cli/peer_process.hpp"
 
-#include <spawn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,28 +17,71 @@ extern char** environ;
 
 namespace weft_bench {
 
+namespace {
+
+// Starts `argv[0]` with its stdout on `out_fd`; returns its pid, or -errno if it could not be
+// started (fork failed, or exec failed: the child reports its errno through a close-on-exec
+// pipe). The child dies with SIGKILL if weft-bench dies first, even of a SIGKILL, which no
+// handler can pass on (interrupt.hpp handles the signals that can be caught). Between fork
+// and exec the child makes only async-signal-safe calls: weft-bench may run threads.
+pid_t start_child(char* const* argv, int out_fd, int other_fd) {
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return -errno;
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int err = 0;
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+      err = errno;
+    } else if (getppid() != parent) {  // the parent died before the prctl took hold
+      _exit(127);
+    } else if (dup2(out_fd, STDOUT_FILENO) < 0) {
+      err = errno;
+    } else {
+      if (out_fd != STDOUT_FILENO) close(out_fd);  // (the pipe may be fd 1 if stdout was closed)
+      if (other_fd != STDOUT_FILENO) close(other_fd);
+      execve(argv[0], argv, environ);
+      err = errno;
+    }
+    (void)!write(report[1], &err, sizeof err);
+    _exit(127);
+  }
+  const int fork_errno = errno;
+  close(report[1]);
+  if (pid < 0) {
+    close(report[0]);
+    return -fork_errno;
+  }
+  int err = 0;
+  ssize_t n = 0;
+  while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR) {
+  }
+  close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof err)) {  // exec failed: reap the child here
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return -err;
+  }
+  return pid;  // the pipe closed on exec
+}
+
+}  // namespace
+
 std::string run_program(const std::string& program, const std::vector<std::string>& args,
                         int& status) {
   int out[2];
   if (pipe(out) != 0) throw PeerError(program + ": pipe: " + std::strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, out[0]);
-  posix_spawn_file_actions_addclose(&actions, out[1]);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  pid_t pid = 0;
   begin_child_spawn();  // an interrupt now waits for the pid (interrupt.hpp)
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = start_child(argv.data(), out[1], out[0]);
   close(out[1]);
-  if (rc != 0) {
+  if (pid < 0) {
     child_not_started();
     close(out[0]);
-    throw PeerError(program + ": cannot run: " + std::strerror(rc));
+    throw PeerError(program + ": cannot run: " + std::strerror(static_cast<int>(-pid)));
   }
   child_started(pid);
   std::string text;

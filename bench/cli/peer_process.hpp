@@ -25,8 +25,9 @@ class PeerError : public std::runtime_error {
 };
 
 // Runs `program args...`, waits for it, and returns its stdout; `status` gets the exit status
-// (or 128 + signal). Throws PeerError if it cannot be started. The child is recorded while it
-// runs, so that an interrupted weft-bench passes the signal on to it (interrupt.hpp).
+// (or 128 + signal). Throws PeerError if it cannot be started, with exec's reason. The child
+// is recorded while it runs, so that an interrupted weft-bench passes the signal on to it
+// (interrupt.hpp), and it gets SIGKILL from the kernel if weft-bench dies first.
 std::string run_program(const std::string& program, const std::vector<std::string>& args,
                         int& status);
 
