@@ -65,8 +65,8 @@ TEST(BenchCliArgs, UtsAndFibStealAsTheRuntimeWouldWithoutSteal) {
     EXPECT_EQ(parse({"fib", "30", "--steal", "half"}).steal, std::vector<std::string>{"half"});
     EXPECT_EQ(parse({"compare"}).steal, (std::vector<std::string>{"one", "half"}));
   }
-  {
-    const ScopedEnv env{{"WEFT_STEAL", nullptr}};
+  for (const char* unset : {static_cast<const char*>(nullptr), ""}) {  // empty is unset
+    const ScopedEnv env{{"WEFT_STEAL", unset}};
     EXPECT_EQ(parse({"fib", "30"}).steal, std::vector<std::string>{"adaptive"});
   }
   const ScopedEnv env{{"WEFT_STEAL", "most"}};

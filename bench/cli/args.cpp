@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <system_error>
 #include <weft/config.hpp>
@@ -71,11 +70,10 @@ std::vector<std::string> parse_schedules(std::string_view text) {
   return specs;
 }
 
-std::string runtime_steal_spec() {
-  const char* env = std::getenv("WEFT_STEAL");
-  if (env == nullptr) return weft::Config{}.steal.spec();
-  return weft::StealPolicy::parse(env, "WEFT_STEAL").spec();  // a bad value: ConfigError
-}
+// What a Runtime made from the environment steals with: the runtime's own reading of
+// WEFT_STEAL and its rules (empty counts as unset). A bad WEFT_* value: ConfigError, as the
+// run itself would throw.
+std::string runtime_steal_spec() { return weft::Config::from_env().steal.spec(); }
 
 std::vector<std::string> parse_steal(std::string_view text) {
   std::vector<std::string> specs;
