@@ -525,6 +525,44 @@ TEST(LoopAdaptive, OneWorkerWithAdaptiveForkRunsEveryLoopSerially) {
   EXPECT_EQ(rt.stats().total.loops_serial, 1u);
 }
 
+// An outer serial loop of parallel loops (Gauss-Jordan's steps): the owner starts loop k+1 the
+// moment the helper leaves loop k. The helper must already count as idle then, or adaptive
+// fork finds nobody to fork to and runs loop k+1 serially. Each loop here (64 x 1 us) is
+// worth a fork even to a sleeping helper, so with the helper counted idle every one forks.
+TEST(LoopAdaptive, AWorkerLeavingALoopIsIdleAtTheOwnersNextLoop) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2, weft::AdaptiveFork::kOn));
+  weft::LoopOptions options;
+  options.schedule = weft::Schedule::static_chunks();
+  constexpr std::uint64_t kLoops = 2000;
+  bool helped = false;
+  std::uint64_t serial = 0, forked = 0;
+  rt.run([&] {
+    const auto owner = std::this_thread::get_id();
+    std::atomic<bool> other_thread{false};
+    const auto loop = [&] {
+      weft::parallel_for(
+          0, 64,
+          [&](int) {
+            weft_test::spin_for(std::chrono::microseconds(1));
+            if (std::this_thread::get_id() != owner) other_thread.store(true);
+          },
+          options);
+    };
+    // Until the helper has taken part in a loop, so that it leaves each loop counted idle.
+    for (int i = 0; i < 100000 && !other_thread.load(); ++i) loop();
+    helped = other_thread.load();
+    if (!helped) return;
+    const weft::Stats before = rt.stats();
+    for (std::uint64_t i = 0; i < kLoops; ++i) loop();
+    const weft::Stats after = rt.stats();
+    serial = after.total.loops_serial - before.total.loops_serial;
+    forked = after.total.loops_forked - before.total.loops_forked;
+  });
+  ASSERT_TRUE(helped) << "the second worker never joined a loop";
+  EXPECT_EQ(serial, 0u) << "of " << kLoops << " loops, each started right after the last";
+  EXPECT_EQ(forked, kLoops) << rt.stats().table();
+}
+
 TEST(LoopAdaptive, LazyForkHandsTheRestOutAndCountsEveryIndexOnce) {
   for (unsigned w : {1u, 2u, 4u}) {
     weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, w, weft::AdaptiveFork::kLazy));

@@ -104,8 +104,10 @@ class Worker final : public WorkerCore {
   ActivityClock& clock() noexcept { return clock_; }
   // Counts this worker in or out of the pool's idle workers (adaptive fork's test): out as
   // soon as it has found work, before it runs it, so that a worker busy with a stolen task
-  // or a loop's chunks is never taken for idle.
+  // or a loop's chunks is never taken for idle. A worker that helped with a loop from its
+  // idle loop is counted back in before it leaves the loop (LoopWorker::help).
   void set_idle(bool idle) noexcept;
+  bool counted_idle() const noexcept { return counted_idle_; }
 
   // Thief-side counters, written by this worker only.
   Counter steals;

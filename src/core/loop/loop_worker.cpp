@@ -208,8 +208,8 @@ void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody&
   return index;
 }
 
-std::uint64_t LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index,
-                                  bool owner) noexcept {
+std::uint64_t LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index, bool owner,
+                                  bool idle_when_leaving) noexcept {
   if (index < 0 && (index = take_own(b)) < 0) return 0;  // the owner found none left
   const Context saved = running_;
   running_ = Context{&b, seq};
@@ -265,18 +265,21 @@ std::uint64_t LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index,
     free_frame(state, state_on_heap, body);
   }
   running_ = saved;
+  // Before the release below, so that an owner that reads 0 also sees this worker idle
+  // (the count is a relaxed RMW that the release orders): its next loop may start at once.
+  if (idle_when_leaving) worker_.set_idle(true);
   // P2: after this, b may be reused by its owner; nothing below may touch it.
   b.number_left.fetch_sub(static_cast<std::int64_t>(ran + skipped), std::memory_order_release);
   return ran;
 }
 
-void LoopWorker::join_loop(const QueueTake& t, Activity after) noexcept {
+void LoopWorker::join_loop(const QueueTake& t, Activity after, bool idle_when_leaving) noexcept {
   ActivityClock& clock = worker_.clock();
   const std::uint64_t joined = clock.loop_joined();
   const std::int32_t owner = t.pcb->owner;  // fixed: safe to read before the chunks run
   clock.enter(Activity::kTask);
-  const std::uint64_t chunks =
-      work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index), /*owner=*/false);
+  const std::uint64_t chunks = work_on(*t.pcb, t.seq, static_cast<std::int64_t>(t.index),
+                                       /*owner=*/false, idle_when_leaving);
   clock.enter(after);
   clock.loop_left(joined, owner, static_cast<std::int64_t>(chunks));
 }
@@ -326,10 +329,16 @@ bool LoopWorker::help(bool& watching) noexcept {
     clock.enter(prev);
     return false;
   }
+  // A worker that was idle is idle again the moment it leaves the loop, and is counted so
+  // before its departure lets the owner go on: the owner's next loop, which may start at
+  // once (the steps of an outer serial loop), then sees a worker to fork to. Counted only
+  // when it got back to its idle loop, that worker would miss such a loop's adaptive fork
+  // whenever the owner came first, and the loop would run serially.
+  const bool was_idle = worker_.counted_idle();
   worker_.set_idle(false);
   // Chunks left behind wake one more sleeper: a loop fills the pool in a chain.
   pool_.after_steal(watching, !t.last);
-  join_loop(t, prev);
+  join_loop(t, prev, was_idle);
   return true;
 }
 

@@ -83,11 +83,13 @@ class LoopWorker {
   void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
             const LoopOptions& options);
   // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).
-  // Returns the number of chunks this worker took.
-  std::uint64_t work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner) noexcept;
+  // Returns the number of chunks this worker took. With `idle_when_leaving`, the worker is
+  // counted idle again before its departure lets the owner go on (help()).
+  std::uint64_t work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner,
+                        bool idle_when_leaving = false) noexcept;
   // Joins a loop found in the queue (take t), runs its chunks as busy time and enters
-  // `after`; traced as a kLoop event.
-  void join_loop(const QueueTake& t, Activity after) noexcept;
+  // `after`; traced as a kLoop event. `idle_when_leaving` as for work_on.
+  void join_loop(const QueueTake& t, Activity after, bool idle_when_leaving = false) noexcept;
   // Rule 3: the owner waits for b's chunks to finish, helping with nested loops only.
   void wait_for_members(Pcb& b) noexcept;
   // Rule 1's next chunk of b (telling the queue of the last one), or -1.
