@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdlib>
 #include <initializer_list>
@@ -22,6 +23,7 @@
 #include "cli/compare_report.hpp"
 #include "cli/peer_process.hpp"
 #include "peers/peer_cli.hpp"
+#include "workloads/par.hpp"
 #include "workloads/suite.hpp"
 
 namespace {
@@ -157,6 +159,36 @@ TEST(BenchCompareArgs, WorkloadSpecs) {
   EXPECT_EQ(workloads::workload_list().size(), 14u);
   EXPECT_THROW((void)workloads::parse_spec("fib:51"), workloads::SizeError);
   EXPECT_THROW((void)workloads::parse_spec(""), workloads::SizeError);
+}
+
+// The serial elision, counting the runs it is given (peer_main makes its backend once).
+int g_logged_runs = 0;
+class RunCounting : public workloads::SerialPar {
+ public:
+  static constexpr std::array<std::string_view, 1> kLoopVariants = {"serial"};
+  static bool runs_under(std::string_view, const peers::LoopSchedule&) { return true; }
+  template <class F>
+  void run(F&& f) {
+    ++g_logged_runs;
+    std::forward<F>(f)();
+  }
+};
+
+// Every timed run of a peer follows its own warm-up, as weft's runs in compare do: a peer
+// warmed up only once would time its later repetitions from wherever its threads had gone.
+TEST(BenchComparePeerProtocol, EveryTimedRunFollowsAWarmUp) {
+  char prog[] = "weft-peer-x", workload[] = "--workload", spec[] = "nqueens:5",
+       workers[] = "--workers", one[] = "1", repeat[] = "--repeat", three[] = "3";
+  char* argv[] = {prog, workload, spec, workers, one, repeat, three, nullptr};
+  g_logged_runs = 0;
+  testing::internal::CaptureStdout();
+  const int status = peers::peer_main(
+      "x", 7, argv,
+      [](int, std::string_view, const peers::LoopSchedule&) { return RunCounting(); });
+  const std::string lines = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(status, 0) << lines;
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 3) << lines;
+  EXPECT_EQ(g_logged_runs, 6) << "3 timed runs, each after a warm-up";
 }
 
 TEST(BenchComparePeerProtocol, ArgumentsAndLine) {

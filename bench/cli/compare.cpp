@@ -353,6 +353,7 @@ CompareResult run_compare(const Options& o, const Progress& progress) {
           weft::LoopOptions loops;
           if (!run.schedule.empty()) loops.schedule = weft::Schedule::parse(run.schedule);
           workloads::WeftPar par(rt, &stats, loops);
+          workloads::warm_up(par);  // as each peer's process does before its timed run
           const workloads::Outcome out = workloads::run_spec(spec, par);
           check(run, spec, out.error);
           seconds = out.seconds;

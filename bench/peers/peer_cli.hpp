@@ -89,10 +89,10 @@ int peer_main(std::string_view peer, int argc, char** argv, MakePar make_par) {
     return 0;
   }
   auto par = make_par(options.workers, options.loops, options.schedule);
-  // Start the backend's threads before the first timed run (weft-bench keeps its weft
-  // runtimes across repetitions too, so neither side times thread start-up).
-  (void)workloads::run_spec(workloads::Spec{"fib", "20"}, par);
+  // No timed run pays for the backend's thread start-up or wake-up (weft-bench warms its
+  // weft runtimes up the same way before each of their runs).
   for (int rep = 0; rep < options.repeat; ++rep) {
+    workloads::warm_up(par);
     const workloads::Outcome outcome = workloads::run_spec(options.spec, par);
     std::printf("%s\n", outcome_line(peer, options, outcome).c_str());
     std::fflush(stdout);

@@ -78,4 +78,14 @@ Outcome run_spec(const Spec& spec, Par& par) {
   return outcome;
 }
 
+// What every backend runs just before each timed run: the peers' processes (peer_cli.hpp)
+// and weft-bench's weft series alike. A small fork-join run starts the backend's threads and
+// leaves them as a run leaves them: looking for work, not asleep. Without it on both sides,
+// only the side whose threads fell asleep since its last run (weft's, while the serial run
+// and the verification ran) would time a wake-up, which on a VM can take milliseconds.
+template <class Par>
+void warm_up(Par& par) {
+  (void)run_spec(Spec{"fib", "20"}, par);
+}
+
 }  // namespace workloads
