@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -308,34 +309,62 @@ TEST(ChunkPlan, EverySchedulePartitionsTheRangeExactly) {
 // The auto schedule is factoring with a smallest chunk (what its loop's pace makes of
 // a few microseconds): it must still partition the range, and every chunk but the last of
 // the range must be at least that long.
-TEST(ChunkPlan, AFactoringFloorKeepsThePartitionAndCutsTheTail) {
+// auto: factoring with a floor, laid from both ends. The chunks partition the range; even
+// indices run up from the low end and odd ones down from the high end, each side without a
+// gap; no chunk is shorter than the floor but the equal chunks of the tail (at least half
+// of it) and one last chunk shorter than the floor itself.
+TEST(ChunkPlan, AutoIsATwoEndedPartitionWithAFloor) {
   for (unsigned p : {1u, 2u, 3u, 8u}) {
-    for (std::uint64_t n : {1ull, 2ull, 7ull, 64ull, 300ull, 1000ull, 123457ull}) {
+    for (std::uint64_t n : {1ull, 2ull, 7ull, 64ull, 150ull, 300ull, 1000ull, 123457ull}) {
       for (std::uint64_t floor : {1ull, 2ull, 50ull, 150ull, 1000ull, 1ull << 50}) {
+        const std::string where = "p=" + std::to_string(p) + " n=" + std::to_string(n) +
+                                  " floor=" + std::to_string(floor);
         const wd::ChunkPlan plan = wd::ChunkPlan::make(n, weft::Schedule::automatic(), p, floor);
         wd::ChunkCursor cursor(plan);
-        std::uint64_t at = 0;
+        std::uint64_t low = 0, high = n, below_half_floor = 0;
         for (std::uint64_t i = 0; i < plan.chunks; ++i) {
           const wd::ChunkBounds c = cursor.bounds(i);
-          ASSERT_EQ(c.begin, at) << "p=" << p << " n=" << n << " floor=" << floor << " #" << i;
-          ASSERT_GT(c.end, c.begin) << "p=" << p << " n=" << n << " floor=" << floor;
-          if (c.end < n) {
-            ASSERT_GE(c.end - c.begin, floor) << "p=" << p << " n=" << n << " #" << i;
+          ASSERT_GT(c.end, c.begin) << where << " #" << i;
+          if (i % 2 == 0) {
+            ASSERT_EQ(c.begin, low) << where << " #" << i;
+            low = c.end;
+          } else {
+            ASSERT_EQ(c.end, high) << where << " #" << i;
+            high = c.begin;
           }
-          at = c.end;
+          if (c.end - c.begin < floor / 2) ++below_half_floor;
         }
-        EXPECT_EQ(at, n) << "p=" << p << " n=" << n << " floor=" << floor;
+        EXPECT_EQ(low, high) << where << ": the two ends must meet";
+        EXPECT_LE(below_half_floor, 1u) << where;
       }
     }
   }
-  // 300 rows on 2 workers: factoring's 16 chunks (75, 75, 38, 38, ... 1, 1) against 5 with
-  // a floor of 50 (75, 75, 50, 50, 50), and static's 2 once the floor reaches half.
-  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2).chunks, 16u);
-  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 50).chunks, 5u);
+  // 300 rows on 2 workers: factoring's 16 chunks, the first two at the two ends.
+  const wd::ChunkPlan plain = wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2);
+  EXPECT_EQ(plain.chunks, 16u);
+  wd::ChunkCursor cursor(plain);
+  EXPECT_EQ(cursor.bounds(0).begin, 0u);
+  EXPECT_EQ(cursor.bounds(0).end, 75u);
+  EXPECT_EQ(cursor.bounds(1).begin, 225u);
+  EXPECT_EQ(cursor.bounds(1).end, 300u);
+  EXPECT_EQ(cursor.bounds(2).begin, 75u);
+  EXPECT_EQ(cursor.bounds(3).end, 225u);
+  // With a floor of 50: 75, 75, then the 150 left as 2 equal chunks, not 50, 50, 50.
+  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 50).chunks, 4u);
+  const wd::ChunkPlan tail = wd::ChunkPlan::make(150, weft::Schedule::automatic(), 2, 50);
+  EXPECT_EQ(tail.chunks, 2u);
+  wd::ChunkCursor tail_cursor(tail);
+  EXPECT_EQ(tail_cursor.bounds(0).end - tail_cursor.bounds(0).begin, 75u);
+  // Under two floors, at most P equal chunks; under one, one chunk.
   EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 150).chunks, 2u);
+  EXPECT_EQ(wd::ChunkPlan::make(290, weft::Schedule::automatic(), 2, 150).chunks, 2u);
   EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 1000).chunks, 1u);
-  // The floor is auto's alone: factoring named by the user keeps the paper's chunks.
-  EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::factoring(), 2, 50).chunks, 16u);
+  // The floor and the layout are auto's alone: factoring named by the user keeps the
+  // paper's chunks, in order.
+  const wd::ChunkPlan named = wd::ChunkPlan::make(300, weft::Schedule::factoring(), 2, 50);
+  EXPECT_EQ(named.chunks, 16u);
+  wd::ChunkCursor named_cursor(named);
+  EXPECT_EQ(named_cursor.bounds(1).begin, 75u);
 }
 
 TEST(ChunkPlan, FactoringHandsOutBatchesOfPChunksOfACeilingOfRemainingOver2P) {

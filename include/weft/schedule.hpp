@@ -16,8 +16,9 @@ class Schedule {
     kDynamic,    // chunks of K iterations
     kGuided,     // each chunk 1/P of what the chunks before it left (at least K), then K
     kFactoring,  // batches of P chunks, each ceil(R/2P) of the R left (Hummel et al. 1992)
-    kAuto,       // the runtime's choice: factoring with no chunk under ~3 µs of the loop's
-                 // measured pace (docs/ARCHITECTURE.md, "Parallel loops")
+    kAuto,       // the runtime's choice: factoring, laid from both ends of the range, with
+                 // no chunk under ~3 µs of the loop's measured pace (docs/ARCHITECTURE.md,
+                 // "Parallel loops")
   };
 
   static constexpr Schedule static_chunks() noexcept { return Schedule(Kind::kStatic, 0); }

@@ -8,6 +8,10 @@ namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b + (a % b != 0); }
 
+// The even and the odd indices in [a, b).
+std::uint64_t evens(std::uint64_t a, std::uint64_t b) noexcept { return (b + 1) / 2 - (a + 1) / 2; }
+std::uint64_t odds(std::uint64_t a, std::uint64_t b) noexcept { return b / 2 - a / 2; }
+
 // Guided: the chunk taken with r iterations left, a share 1/P of them but at least K.
 std::uint64_t guided_size(const ChunkPlan& p, std::uint64_t r) noexcept {
   return std::min(r, std::max(p.k, ceil_div(r, p.p)));
@@ -17,6 +21,19 @@ std::uint64_t guided_size(const ChunkPlan& p, std::uint64_t r) noexcept {
 // the floor K if larger (auto's; 1 for factoring as published).
 std::uint64_t factoring_size(const ChunkPlan& p, std::uint64_t r) noexcept {
   return std::max(p.k, ceil_div(r, 2 * p.p));
+}
+
+// Auto: the floor binds once factoring's chunks for r left would be shorter than K. The
+// rest is then cut into equal chunks: a multiple of P of them, each at least K, where r
+// allows P chunks of K; else one per K begun, at most P (each at least K/2). Batches of K
+// would cut it unevenly (150 iterations with K = 50 on 2 workers: 50, 50, 50, where 75, 75
+// balance).
+bool floor_binds(const ChunkPlan& p, std::uint64_t r) noexcept {
+  return p.k > 1 && ceil_div(r, 2 * p.p) < p.k;
+}
+std::uint64_t floor_tail_chunks(const ChunkPlan& p, std::uint64_t r) noexcept {
+  const std::uint64_t fit = r / p.k;
+  return fit >= p.p ? fit / p.p * p.p : std::min(p.p, ceil_div(r, p.k));
 }
 
 // Factoring: what the batch starting with r left covers, P chunks of its size (fewer at
@@ -36,7 +53,10 @@ ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
   plan.kind =
       schedule.kind() == Schedule::Kind::kAuto ? Schedule::Kind::kFactoring : schedule.kind();
   plan.k = schedule.chunk() == 0 ? 1 : schedule.chunk();
-  if (schedule.kind() == Schedule::Kind::kAuto) plan.k = std::max<std::uint64_t>(1, min_chunk);
+  if (schedule.kind() == Schedule::Kind::kAuto) {
+    plan.k = std::max<std::uint64_t>(1, min_chunk);
+    plan.two_ended = true;
+  }
   switch (plan.kind) {
     case Schedule::Kind::kStatic: plan.chunks = std::min(n, plan.p); break;
     case Schedule::Kind::kDynamic: plan.chunks = ceil_div(n, plan.k); break;
@@ -56,6 +76,10 @@ ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
       std::uint64_t r = n;
       std::uint64_t c = 0;
       while (r > 0) {
+        if (floor_binds(plan, r)) {
+          c += floor_tail_chunks(plan, r);
+          break;
+        }
         const std::uint64_t covered = factoring_covered(plan, r);
         c += ceil_div(covered, factoring_size(plan, r));
         r -= covered;
@@ -99,11 +123,26 @@ ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
     case Schedule::Kind::kAuto: {
       for (;;) {
         if (remaining_ == 0) return {p.n, p.n};  // past the last chunk
+        if (floor_binds(p, remaining_)) return floor_tail(i);
         const std::uint64_t covered = factoring_covered(p, remaining_);
         const std::uint64_t in_batch = ceil_div(covered, size_);
         if (i < first_ + in_batch) {
           const std::uint64_t b = start_ + (i - first_) * size_;
-          return {b, std::min(b + size_, start_ + covered)};
+          const ChunkBounds c{b, std::min(b + size_, start_ + covered)};
+          if (!p.two_ended) return c;
+          const std::uint64_t len = c.end - c.begin;
+          if (i % 2 == 0) {
+            const std::uint64_t lo = low_used_ + size_ * evens(first_, i);
+            return {lo, lo + len};
+          }
+          const std::uint64_t hi = p.n - (high_used_ + size_ * odds(first_, i));
+          return {hi - len, hi};
+        }
+        if (p.two_ended) {
+          const std::uint64_t end = first_ + in_batch;
+          const std::uint64_t short_by = in_batch * size_ - covered;
+          low_used_ += size_ * evens(first_, end) - ((end - 1) % 2 == 0 ? short_by : 0);
+          high_used_ += size_ * odds(first_, end) - ((end - 1) % 2 == 1 ? short_by : 0);
         }
         first_ += in_batch;
         start_ += covered;
@@ -113,6 +152,22 @@ ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
     }
   }
   return {0, 0};
+}
+
+ChunkBounds ChunkCursor::floor_tail(std::uint64_t i) const noexcept {
+  const ChunkPlan& p = plan_;
+  const std::uint64_t count = floor_tail_chunks(p, remaining_);
+  if (i - first_ >= count) return {p.n, p.n};  // past the last chunk
+  // The tail's slot for chunk i: its own place, or, two-ended, the next free slot at its
+  // end (even indices from the low end up, odd ones from the high end down).
+  std::uint64_t slot = i - first_;
+  if (p.two_ended) slot = i % 2 == 0 ? evens(first_, i) : count - 1 - odds(first_, i);
+  const std::uint64_t base = p.two_ended ? low_used_ : start_;
+  const auto at = [&](std::uint64_t j) {
+    return base +
+           static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * remaining_ / count);
+  };
+  return {at(slot), at(slot + 1)};
 }
 
 }  // namespace weft::detail

@@ -1,8 +1,9 @@
 // How a loop's range is cut into chunks: a plan made once at the fork, and a cursor each
 // worker keeps while it takes chunks of one loop. Every schedule maps a chunk's index to
 // its bounds as a pure function of (n, schedule, P), so a chunk is handed out by one
-// fetch-and-add on a counter, and the chunks partition [0, n) exactly: chunk i ends where
-// chunk i + 1 starts, the first starts at 0 and the last ends at n.
+// fetch-and-add on a counter, and the chunks partition [0, n) exactly. For every named
+// schedule chunk i ends where chunk i + 1 starts; auto's chunks are two-ended instead, even
+// indices laid from the low end up and odd ones from the high end down, meeting at the end.
 //
 // Guided and factoring chunks depend on what the chunks before them left; the cursor walks
 // forward from the last chunk its worker took, so a worker taking increasing indices (as
@@ -23,8 +24,13 @@ struct ChunkPlan {
   std::uint64_t k = 1;
   std::uint64_t p = 1;  // the worker count the schedule divides by
   std::uint64_t chunks = 0;
+  // auto: chunks in take order alternate between the two ends of the range, so that the
+  // first chunks of a loop (the owner's and the first helper's) sit where static's would,
+  // and chunks taken one after the other do not share a boundary until the last ones
+  bool two_ended = false;
 
-  // min_chunk: auto's floor, in iterations (ignored by every named schedule).
+  // min_chunk: auto's floor, in iterations (ignored by every named schedule); once the
+  // floor binds, auto cuts the rest into equal chunks (chunk_plan.cpp, floor_binds).
   static ChunkPlan make(std::uint64_t n, Schedule schedule, unsigned workers,
                         std::uint64_t min_chunk = 1) noexcept;
 };
@@ -49,6 +55,8 @@ class ChunkCursor {
 
  private:
   ChunkBounds walk_to(std::uint64_t i) noexcept;
+  // Auto, once its floor binds: chunk i of the equal chunks the rest is cut into.
+  ChunkBounds floor_tail(std::uint64_t i) const noexcept;
 
   const ChunkPlan& plan_;
   // Guided: chunk first_ starts at start_ with remaining_ iterations left before it.
@@ -58,6 +66,10 @@ class ChunkCursor {
   std::uint64_t start_ = 0;
   std::uint64_t remaining_ = 0;
   std::uint64_t size_ = 0;
+  // Two-ended factoring: the iterations the chunks of the batches before first_ took at
+  // the low end (even indices) and at the high end (odd indices).
+  std::uint64_t low_used_ = 0;
+  std::uint64_t high_used_ = 0;
 };
 
 }  // namespace weft::detail
