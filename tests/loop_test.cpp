@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -561,6 +562,26 @@ TEST(LoopAdaptive, AWorkerLeavingALoopIsIdleAtTheOwnersNextLoop) {
   ASSERT_TRUE(helped) << "the second worker never joined a loop";
   EXPECT_EQ(serial, 0u) << "of " << kLoops << " loops, each started right after the last";
   EXPECT_EQ(forked, kLoops) << rt.stats().table();
+}
+
+// A loop run serially with a LoopControl is cut into its schedule's chunks only to look at
+// stop() between them: they run in order, auto's two-ended layout notwithstanding.
+TEST(LoopAdaptive, ASerialStoppableLoopRunsItsChunksInOrder) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 1, weft::AdaptiveFork::kOn));
+  for (const weft::Schedule& schedule : schedules()) {
+    weft::LoopControl control;
+    weft::LoopOptions options;
+    options.schedule = schedule;
+    options.control = &control;
+    std::vector<int> starts;
+    rt.run([&] {
+      weft::parallel_for(
+          0, 1000, [&](int b, int) { starts.push_back(b); }, options);
+    });
+    ASSERT_FALSE(starts.empty());
+    EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()))
+        << schedule.spec() << ": " << starts.size() << " chunks, the first at " << starts[0];
+  }
 }
 
 TEST(LoopAdaptive, LazyForkHandsTheRestOutAndCountsEveryIndexOnce) {

@@ -31,7 +31,8 @@ void run_serially(const LoopBody& body, std::uint64_t begin, std::uint64_t end,
   if (options.control == nullptr) {
     body.run(body, state.get(), begin, end);
   } else {
-    const ChunkPlan plan = ChunkPlan::make(end - begin, schedule, workers);
+    ChunkPlan plan = ChunkPlan::make(end - begin, schedule, workers);
+    plan.two_ended = false;  // one worker: its chunks in order, as a serial loop runs them
     ChunkCursor cursor(plan);
     for (std::uint64_t i = 0; i < plan.chunks && !options.control->stopped(); ++i) {
       const ChunkBounds c = cursor.bounds(i);
