@@ -127,22 +127,22 @@ ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
         const std::uint64_t covered = factoring_covered(p, remaining_);
         const std::uint64_t in_batch = ceil_div(covered, size_);
         if (i < first_ + in_batch) {
-          const std::uint64_t b = start_ + (i - first_) * size_;
-          const ChunkBounds c{b, std::min(b + size_, start_ + covered)};
-          if (!p.two_ended) return c;
-          const std::uint64_t len = c.end - c.begin;
-          if (i % 2 == 0) {
-            const std::uint64_t lo = low_used_ + size_ * evens(first_, i);
-            return {lo, lo + len};
+          if (p.two_ended) {
+            // An auto batch is whole chunks of size_: a short last chunk needs fewer than
+            // P left at a size above 1, where auto's floor has already taken over.
+            if (i % 2 == 0) {
+              const std::uint64_t lo = low_used_ + size_ * evens(first_, i);
+              return {lo, lo + size_};
+            }
+            const std::uint64_t hi = p.n - (high_used_ + size_ * odds(first_, i));
+            return {hi - size_, hi};
           }
-          const std::uint64_t hi = p.n - (high_used_ + size_ * odds(first_, i));
-          return {hi - len, hi};
+          const std::uint64_t b = start_ + (i - first_) * size_;
+          return {b, std::min(b + size_, start_ + covered)};
         }
         if (p.two_ended) {
-          const std::uint64_t end = first_ + in_batch;
-          const std::uint64_t short_by = in_batch * size_ - covered;
-          low_used_ += size_ * evens(first_, end) - ((end - 1) % 2 == 0 ? short_by : 0);
-          high_used_ += size_ * odds(first_, end) - ((end - 1) % 2 == 1 ? short_by : 0);
+          low_used_ += size_ * evens(first_, first_ + in_batch);
+          high_used_ += size_ * odds(first_, first_ + in_batch);
         }
         first_ += in_batch;
         start_ += covered;
