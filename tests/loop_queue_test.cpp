@@ -306,49 +306,53 @@ TEST(ChunkPlan, EverySchedulePartitionsTheRangeExactly) {
   }
 }
 
-// The auto schedule is factoring with a smallest chunk (what its loop's pace makes of
-// a few microseconds): it must still partition the range, and every chunk but the last of
-// the range must be at least that long.
-// auto: factoring with a floor, laid from both ends. The chunks partition the range; even
-// indices run up from the low end and odd ones down from the high end, each side without a
-// gap; no chunk is shorter than the floor but the equal chunks of the tail (at least half
-// of it) and one last chunk shorter than the floor itself.
-TEST(ChunkPlan, AutoIsATwoEndedPartitionWithAFloor) {
+// auto: factoring with a floor, laid in two halves. The chunks partition the range; even
+// indices run up from 0 to the split and odd ones up from the split to n, each half without
+// a gap, so the last (smallest) chunks of the two halves are the split apart; no chunk is
+// shorter than the floor but the equal chunks of the tail (at least half of it) and one
+// last chunk shorter than the floor itself.
+TEST(ChunkPlan, AutoIsAPartitionInTwoHalvesWithAFloor) {
   for (unsigned p : {1u, 2u, 3u, 8u}) {
     for (std::uint64_t n : {1ull, 2ull, 7ull, 64ull, 150ull, 300ull, 1000ull, 123457ull}) {
       for (std::uint64_t floor : {1ull, 2ull, 50ull, 150ull, 1000ull, 1ull << 50}) {
         const std::string where = "p=" + std::to_string(p) + " n=" + std::to_string(n) +
                                   " floor=" + std::to_string(floor);
         const wd::ChunkPlan plan = wd::ChunkPlan::make(n, weft::Schedule::automatic(), p, floor);
+        ASSERT_LE(plan.split, n) << where;
         wd::ChunkCursor cursor(plan);
-        std::uint64_t low = 0, high = n, below_half_floor = 0;
+        std::uint64_t low = 0, high = plan.split, below_half_floor = 0;
         for (std::uint64_t i = 0; i < plan.chunks; ++i) {
           const wd::ChunkBounds c = cursor.bounds(i);
           ASSERT_GT(c.end, c.begin) << where << " #" << i;
-          if (i % 2 == 0) {
-            ASSERT_EQ(c.begin, low) << where << " #" << i;
-            low = c.end;
-          } else {
-            ASSERT_EQ(c.end, high) << where << " #" << i;
-            high = c.begin;
-          }
+          std::uint64_t& half = i % 2 == 0 ? low : high;
+          ASSERT_EQ(c.begin, half) << where << " #" << i;
+          half = c.end;
           if (c.end - c.begin < floor / 2) ++below_half_floor;
         }
-        EXPECT_EQ(low, high) << where << ": the two ends must meet";
+        EXPECT_EQ(low, plan.split) << where << ": the low half must end at the split";
+        EXPECT_EQ(high, n) << where << ": the high half must end at n";
         EXPECT_LE(below_half_floor, 1u) << where;
+        // Two workers or more: the halves are within one chunk of each other's size.
+        if (p > 1 && n > 1) {
+          EXPECT_GE(plan.split, 1u) << where;
+          EXPECT_LE(plan.split, n / 2 + cursor.bounds(0).end) << where;
+        }
       }
     }
   }
-  // 300 rows on 2 workers: factoring's 16 chunks, the first two at the two ends.
+  // 300 rows on 2 workers: factoring's 16 chunks, the halves [0, 150) and [150, 300).
   const wd::ChunkPlan plain = wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2);
   EXPECT_EQ(plain.chunks, 16u);
+  EXPECT_EQ(plain.split, 150u);
   wd::ChunkCursor cursor(plain);
   EXPECT_EQ(cursor.bounds(0).begin, 0u);
   EXPECT_EQ(cursor.bounds(0).end, 75u);
-  EXPECT_EQ(cursor.bounds(1).begin, 225u);
-  EXPECT_EQ(cursor.bounds(1).end, 300u);
+  EXPECT_EQ(cursor.bounds(1).begin, 150u);
+  EXPECT_EQ(cursor.bounds(1).end, 225u);
   EXPECT_EQ(cursor.bounds(2).begin, 75u);
-  EXPECT_EQ(cursor.bounds(3).end, 225u);
+  EXPECT_EQ(cursor.bounds(3).begin, 225u);
+  EXPECT_EQ(cursor.bounds(14).end, 150u);  // the low half's last chunk
+  EXPECT_EQ(cursor.bounds(15).end, 300u);  // the high half's
   // With a floor of 50: 75, 75, then the 150 left as 2 equal chunks, not 50, 50, 50.
   EXPECT_EQ(wd::ChunkPlan::make(300, weft::Schedule::automatic(), 2, 50).chunks, 4u);
   const wd::ChunkPlan tail = wd::ChunkPlan::make(150, weft::Schedule::automatic(), 2, 50);

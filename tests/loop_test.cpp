@@ -564,8 +564,87 @@ TEST(LoopAdaptive, AWorkerLeavingALoopIsIdleAtTheOwnersNextLoop) {
   EXPECT_EQ(forked, kLoops) << rt.stats().table();
 }
 
+// A loop of a few hundred nanoseconds is not worth a fork, even with an idle worker awake.
+// Adaptive fork judges it by a timed slice, which must not be a clock read's cost: timed
+// over one or two cheap iterations, clock included, 120 of them looked like microseconds and
+// 480-500 of 500 such loops were forked. A slice that a busy machine preempts still forks
+// one now and then; each attempt is 500 loops, and one attempt in three must fork few.
+TEST(LoopAdaptive, ALoopOfAFewHundredNanosecondsIsNotForked) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2, weft::AdaptiveFork::kOn));
+  weft::LoopOptions options;
+  options.schedule = weft::Schedule::static_chunks();
+  constexpr std::uint64_t kRounds = 500;
+  std::atomic<std::uint64_t> sink{0};
+  std::vector<std::uint64_t> attempts;
+  rt.run([&] {
+    while (attempts.size() < 3 && (attempts.empty() || attempts.back() > kRounds / 10)) {
+      std::uint64_t short_forks = 0;
+      for (std::uint64_t round = 0; round < kRounds; ++round) {
+        // A loop worth forking: the helper leaves it idle and awake, as a nest's steps do.
+        weft::parallel_for(
+            0, 32, [](int) { weft_test::spin_for(std::chrono::microseconds(1)); }, options);
+        const std::uint64_t before = rt.stats().total.loops_forked;
+        weft::parallel_for(
+            std::uint64_t{0}, std::uint64_t{120},
+            [&](std::uint64_t b, std::uint64_t e) {
+              std::uint64_t x = 0;
+              for (std::uint64_t i = b; i < e; ++i) x = x * 31 + i;
+              sink.fetch_add(x, std::memory_order_relaxed);
+            },
+            options);
+        short_forks += rt.stats().total.loops_forked - before;
+      }
+      attempts.push_back(short_forks);
+    }
+  });
+  std::string forks;
+  for (std::uint64_t a : attempts) forks.append(" ").append(std::to_string(a));
+  EXPECT_LE(attempts.back(), kRounds / 10) << "short loops forked, of " << kRounds << ":" << forks;
+}
+
+// Auto's floor, the smallest chunk worth handing out, comes from the loop's pace. The timed
+// slice at a loop's start can be far slower than the rest (cold lines; here, slow first
+// iterations); once a loop of the body was forked, the floor uses the pace of the owner's
+// chunks. 2048 iterations, the first 32 (the slice) of 2 us and the rest of 100 ns: at the
+// slice's pace the floor is 1 and factoring halves the range down to single iterations
+// (about 20 chunks); at the chunks' the floor is about 30 iterations (12 chunks; 14 if the
+// pace were off by 2x). The later loops are 5 tries, for a chunk preempted on a busy machine.
+TEST(LoopAdaptive, AutoSizesItsFloorByTheChunksPaceNotTheSlices) {
+  weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 2, weft::AdaptiveFork::kOn));
+  weft::LoopOptions options;
+  options.schedule = weft::Schedule::automatic();
+  constexpr int kLoops = 6;
+  std::uint64_t chunks[kLoops] = {};
+  bool forked_each = true;
+  rt.run([&] {
+    // Until the other worker is idle (counted so), which a fork needs.
+    for (int i = 0; i < 100000 && rt.stats().total.loops_forked == 0; ++i) {
+      weft::parallel_for(0, 64, [](int) { weft_test::spin_for(std::chrono::microseconds(1)); });
+    }
+    for (std::uint64_t& loop_chunks : chunks) {
+      const weft::Stats before = rt.stats();
+      weft::parallel_for(
+          0, 2048,
+          [](int i) {
+            weft_test::spin_for(i < 32 ? std::chrono::nanoseconds(2000)
+                                       : std::chrono::nanoseconds(100));
+          },
+          options);
+      const weft::Stats after = rt.stats();
+      forked_each = forked_each && after.total.loops_forked - before.total.loops_forked == 1;
+      loop_chunks = after.total.owner_chunks + after.total.helper_chunks -
+                    before.total.owner_chunks - before.total.helper_chunks;
+    }
+  });
+  ASSERT_TRUE(forked_each) << "a loop ran serially: no idle worker";
+  EXPECT_GE(chunks[0], 18u) << "the first loop: the slice's pace, a floor of 1";
+  const std::uint64_t fewest = *std::min_element(chunks + 1, chunks + kLoops);
+  EXPECT_LE(fewest, 14u) << "the later loops: the chunks' pace (first loop: " << chunks[0]
+                         << " chunks)";
+}
+
 // A loop run serially with a LoopControl is cut into its schedule's chunks only to look at
-// stop() between them: they run in order, auto's two-ended layout notwithstanding.
+// stop() between them: they run in order, auto's two halves notwithstanding.
 TEST(LoopAdaptive, ASerialStoppableLoopRunsItsChunksInOrder) {
   weft::Runtime rt(loop_config(weft::LoopScheme::kPcb, 1, weft::AdaptiveFork::kOn));
   for (const weft::Schedule& schedule : schedules()) {

@@ -181,7 +181,8 @@ inline std::uint64_t mix64(std::uint64_t z) {
 }
 
 // Busy-waits for `d` of wall time (a leaf's "work" that takes the same time in every build).
-inline void spin_for(std::chrono::microseconds d) {
+template <class Rep, class Period>
+void spin_for(std::chrono::duration<Rep, Period> d) {
   const auto until = std::chrono::steady_clock::now() + d;
   while (std::chrono::steady_clock::now() < until) {
   }

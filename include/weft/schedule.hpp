@@ -16,7 +16,7 @@ class Schedule {
     kDynamic,    // chunks of K iterations
     kGuided,     // each chunk 1/P of what the chunks before it left (at least K), then K
     kFactoring,  // batches of P chunks, each ceil(R/2P) of the R left (Hummel et al. 1992)
-    kAuto,       // the runtime's choice: factoring, laid from both ends of the range, with
+    kAuto,       // the runtime's choice: factoring, laid in two halves of the range, with
                  // no chunk under ~3 µs of the loop's measured pace (docs/ARCHITECTURE.md,
                  // "Parallel loops")
   };

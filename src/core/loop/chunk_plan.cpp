@@ -36,6 +36,11 @@ std::uint64_t floor_tail_chunks(const ChunkPlan& p, std::uint64_t r) noexcept {
   return fit >= p.p ? fit / p.p * p.p : std::min(p.p, ceil_div(r, p.k));
 }
 
+// Auto's tail of r iterations cut into count equal chunks: where its chunk j starts.
+std::uint64_t tail_offset(std::uint64_t r, std::uint64_t count, std::uint64_t j) noexcept {
+  return static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * r / count);
+}
+
 // Factoring: what the batch starting with r left covers, P chunks of its size (fewer at
 // the end, when fewer than P iterations are left).
 std::uint64_t factoring_covered(const ChunkPlan& p, std::uint64_t r) noexcept {
@@ -55,7 +60,7 @@ ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
   plan.k = schedule.chunk() == 0 ? 1 : schedule.chunk();
   if (schedule.kind() == Schedule::Kind::kAuto) {
     plan.k = std::max<std::uint64_t>(1, min_chunk);
-    plan.two_ended = true;
+    plan.two_halves = true;
   }
   switch (plan.kind) {
     case Schedule::Kind::kStatic: plan.chunks = std::min(n, plan.p); break;
@@ -73,18 +78,26 @@ ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
     }
     case Schedule::Kind::kFactoring:
     case Schedule::Kind::kAuto: {
+      // Counts the chunks and, for two halves, what the even ones cover: the split.
       std::uint64_t r = n;
       std::uint64_t c = 0;
+      std::uint64_t low = 0;
       while (r > 0) {
         if (floor_binds(plan, r)) {
-          c += floor_tail_chunks(plan, r);
+          const std::uint64_t count = floor_tail_chunks(plan, r);
+          low += tail_offset(r, count, evens(c, c + count));
+          c += count;
           break;
         }
         const std::uint64_t covered = factoring_covered(plan, r);
-        c += ceil_div(covered, factoring_size(plan, r));
+        const std::uint64_t size = factoring_size(plan, r);
+        const std::uint64_t in_batch = ceil_div(covered, size);
+        low += size * evens(c, c + in_batch);
+        c += in_batch;
         r -= covered;
       }
       plan.chunks = c;
+      if (plan.two_halves) plan.split = low;
       break;
     }
   }
@@ -127,20 +140,17 @@ ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
         const std::uint64_t covered = factoring_covered(p, remaining_);
         const std::uint64_t in_batch = ceil_div(covered, size_);
         if (i < first_ + in_batch) {
-          if (p.two_ended) {
+          if (p.two_halves) {
             // An auto batch is whole chunks of size_: a short last chunk needs fewer than
             // P left at a size above 1, where auto's floor has already taken over.
-            if (i % 2 == 0) {
-              const std::uint64_t lo = low_used_ + size_ * evens(first_, i);
-              return {lo, lo + size_};
-            }
-            const std::uint64_t hi = p.n - (high_used_ + size_ * odds(first_, i));
-            return {hi - size_, hi};
+            const std::uint64_t b = i % 2 == 0 ? low_used_ + size_ * evens(first_, i)
+                                               : p.split + high_used_ + size_ * odds(first_, i);
+            return {b, b + size_};
           }
           const std::uint64_t b = start_ + (i - first_) * size_;
           return {b, std::min(b + size_, start_ + covered)};
         }
-        if (p.two_ended) {
+        if (p.two_halves) {
           low_used_ += size_ * evens(first_, first_ + in_batch);
           high_used_ += size_ * odds(first_, first_ + in_batch);
         }
@@ -158,16 +168,18 @@ ChunkBounds ChunkCursor::floor_tail(std::uint64_t i) const noexcept {
   const ChunkPlan& p = plan_;
   const std::uint64_t count = floor_tail_chunks(p, remaining_);
   if (i - first_ >= count) return {p.n, p.n};  // past the last chunk
-  // The tail's slot for chunk i: its own place, or, two-ended, the next free slot at its
-  // end (even indices from the low end up, odd ones from the high end down).
-  std::uint64_t slot = i - first_;
-  if (p.two_ended) slot = i % 2 == 0 ? evens(first_, i) : count - 1 - odds(first_, i);
-  const std::uint64_t base = p.two_ended ? low_used_ : start_;
-  const auto at = [&](std::uint64_t j) {
-    return base +
-           static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * remaining_ / count);
-  };
-  return {at(slot), at(slot + 1)};
+  const auto at = [&](std::uint64_t j) { return tail_offset(remaining_, count, j); };
+  if (!p.two_halves) return {start_ + at(i - first_), start_ + at(i - first_ + 1)};
+  // Two halves: the tail's first e slots, in order, are the low half's (even indices),
+  // the rest the high half's (odd indices).
+  const std::uint64_t e = evens(first_, first_ + count);
+  if (i % 2 == 0) {
+    const std::uint64_t slot = evens(first_, i);
+    return {low_used_ + at(slot), low_used_ + at(slot + 1)};
+  }
+  const std::uint64_t slot = e + odds(first_, i);
+  const std::uint64_t base = p.split + high_used_ - at(e);
+  return {base + at(slot), base + at(slot + 1)};
 }
 
 }  // namespace weft::detail

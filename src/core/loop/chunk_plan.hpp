@@ -2,8 +2,8 @@
 // worker keeps while it takes chunks of one loop. Every schedule maps a chunk's index to
 // its bounds as a pure function of (n, schedule, P), so a chunk is handed out by one
 // fetch-and-add on a counter, and the chunks partition [0, n) exactly. For every named
-// schedule chunk i ends where chunk i + 1 starts; auto's chunks are two-ended instead, even
-// indices laid from the low end up and odd ones from the high end down, meeting at the end.
+// schedule chunk i ends where chunk i + 1 starts; auto's chunks are laid in two halves
+// instead: even indices one after another from 0 up, odd ones from the split point up.
 //
 // Guided and factoring chunks depend on what the chunks before them left; the cursor walks
 // forward from the last chunk its worker took, so a worker taking increasing indices (as
@@ -24,10 +24,14 @@ struct ChunkPlan {
   std::uint64_t k = 1;
   std::uint64_t p = 1;  // the worker count the schedule divides by
   std::uint64_t chunks = 0;
-  // auto: chunks in take order alternate between the two ends of the range, so that the
-  // first chunks of a loop (the owner's and the first helper's) sit where static's would,
-  // and chunks taken one after the other do not share a boundary until the last ones
-  bool two_ended = false;
+  // auto: chunks in take order alternate between two halves, even indices in [0, split)
+  // and odd ones in [split, n), each half in order. The first chunks of a loop (the owner's
+  // and the first helper's) start where static's would, and the chunks running at the same
+  // time are half a range apart to the last: the small last chunks of the low half end at
+  // split, whose neighbour (the high half's first chunk) ran at the start, and those of the
+  // high half end at n. Chunks that run at once never write neighbouring words.
+  bool two_halves = false;
+  std::uint64_t split = 0;  // two_halves: where the odd chunks start
 
   // min_chunk: auto's floor, in iterations (ignored by every named schedule); once the
   // floor binds, auto cuts the rest into equal chunks (chunk_plan.cpp, floor_binds).
@@ -66,8 +70,8 @@ class ChunkCursor {
   std::uint64_t start_ = 0;
   std::uint64_t remaining_ = 0;
   std::uint64_t size_ = 0;
-  // Two-ended factoring: the iterations the chunks of the batches before first_ took at
-  // the low end (even indices) and at the high end (odd indices).
+  // Two halves: the iterations the chunks of the batches before first_ took in the low
+  // half (even indices) and in the high half (odd indices).
   std::uint64_t low_used_ = 0;
   std::uint64_t high_used_ = 0;
 };

@@ -59,11 +59,22 @@ class LoopWorker {
 
  private:
   // What adaptive fork last measured of a loop body (a body's run function is one per call
-  // site and body type): its time per iteration on this worker.
+  // site and body type): its time per iteration on this worker, from the timed slice that
+  // starts each loop, and from this worker's chunks when it last forked the body under auto.
+  // The slice is short and cold (lines the other worker wrote last: about twice the chunks'
+  // pace on the rows of Gauss-Jordan 150); it decides whether to fork at all, where erring
+  // towards a fork is cheap. Auto's floor uses the chunks' pace when it has one: a floor
+  // halved cut those steps into 5-6 chunks where 2-3 do, each a take and a hand-over.
   struct LoopPace {
     decltype(LoopBody::run) run = nullptr;
     double ns_per_iteration = 0.0;
+    double chunk_ns_per_iteration = 0.0;  // 0: not measured for this body
     std::uint32_t uses = 0;
+  };
+  // What work_on did: chunks taken, and the iterations of those it ran.
+  struct WorkDone {
+    std::uint64_t chunks = 0;
+    std::uint64_t iterations = 0;
   };
   static constexpr std::size_t kPaces = 64;  // direct-mapped by the body's run function
 
@@ -80,13 +91,14 @@ class LoopWorker {
                              const LoopOptions& options);
   // What a fork must save to be worth it now (less when an idle worker is awake).
   double fork_worth_ns() const noexcept;
+  // Forks the loop and runs the owner's part; with a pace, times the owner's chunks into it.
   void fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody& body,
-            const LoopOptions& options);
+            const LoopOptions& options, LoopPace* pace);
   // Rule 1 on the instance `seq` of b, starting with chunk `first` (or taking one, -1).
-  // Returns the number of chunks this worker took. With `idle_when_leaving`, the worker is
-  // counted idle again before its departure lets the owner go on (help()).
-  std::uint64_t work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner,
-                        bool idle_when_leaving = false) noexcept;
+  // With `idle_when_leaving`, the worker is counted idle again before its departure lets the
+  // owner go on (help()).
+  WorkDone work_on(Pcb& b, std::uint32_t seq, std::int64_t first, bool owner,
+                   bool idle_when_leaving = false) noexcept;
   // Joins a loop found in the queue (take t), runs its chunks as busy time and enters
   // `after`; traced as a kLoop event. `idle_when_leaving` as for work_on.
   void join_loop(const QueueTake& t, Activity after, bool idle_when_leaving = false) noexcept;
@@ -110,6 +122,7 @@ class LoopWorker {
   FrameStack frames_;
   Context running_;
   LoopPace paces_[kPaces];
+  std::uint64_t clock_cost_ns_ = 0;  // one read of monotonic_ns(), subtracted from a slice's time
 };
 
 }  // namespace weft::detail

@@ -32,7 +32,7 @@ void run_serially(const LoopBody& body, std::uint64_t begin, std::uint64_t end,
     body.run(body, state.get(), begin, end);
   } else {
     ChunkPlan plan = ChunkPlan::make(end - begin, schedule, workers);
-    plan.two_ended = false;  // one worker: its chunks in order, as a serial loop runs them
+    plan.two_halves = false;  // one worker: its chunks in order, as a serial loop runs them
     ChunkCursor cursor(plan);
     for (std::uint64_t i = 0; i < plan.chunks && !options.control->stopped(); ++i) {
       const ChunkBounds c = cursor.bounds(i);
