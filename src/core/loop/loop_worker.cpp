@@ -28,13 +28,14 @@ constexpr std::uint64_t kLazyPiecesPerWorker = 8;
 // costs: about half a microsecond when an idle worker is awake (the hand-over of the PCB's
 // lines, its arrival, the owner's wait for its last chunk; measured with two workers), tens
 // of microseconds when every idle worker sleeps and must be woken first. A loop shorter
-// than a few times that runs faster alone. The slice delays the helpers by 1/64 of the loop.
+// than a few times that runs faster alone. The slice delays the helpers by 1/64 of the loop,
+// or by about 250-500 ns where that is longer (kMinTimedNs).
 constexpr std::uint64_t kProbeSlices = 64;
 // The slice doubles until one slice alone takes this long, and the pace is that slice's,
-// less the cost of reading the clock (measured once per worker: 20-50 ns here, a few
-// hundred under ThreadSanitizer). Timed as one slice of one or two elements of a vectorised
-// row, clock included, elements of 1.3 ns took 25-60 ns, and rows of 120 elements (160 ns)
-// were forked.
+// less the cost of reading the clock (measured once per worker: about 20 ns here, 40 under
+// ThreadSanitizer). Timed as one slice of one or two elements of a vectorised row, clock
+// included, elements of 1.3 ns took 25-60 ns, and rows of 120 elements (160 ns) were
+// forked.
 constexpr std::uint64_t kMinTimedNs = 250;
 constexpr double kForkWorthAwakeNs = 3000.0;
 constexpr double kForkWorthAsleepNs = 30000.0;
