@@ -23,19 +23,21 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b
 // looks for an idle worker between pieces.
 constexpr std::uint64_t kLazyPiecesPerWorker = 8;
 
-// Adaptive fork with somebody idle: the first 1/kProbeSlices of a loop runs serially and
-// is timed; the rest is forked only if, at that pace, it would take at least what a fork
-// costs: about half a microsecond when an idle worker is awake (the hand-over of the PCB's
-// lines, its arrival, the owner's wait for its last chunk; measured with two workers), tens
-// of microseconds when every idle worker sleeps and must be woken first. A loop shorter
-// than a few times that runs faster alone. The slice delays the helpers by 1/64 of the loop,
-// or by about 250-500 ns where that is longer (kMinTimedNs).
-constexpr std::uint64_t kProbeSlices = 64;
-// The slice doubles until one slice alone takes this long, and the pace is that slice's,
-// less the cost of reading the clock (measured once per worker: about 20 ns here, 40 under
-// ThreadSanitizer). Timed as one slice of one or two elements of a vectorised row, clock
-// included, elements of 1.3 ns took 25-60 ns, and rows of 120 elements (160 ns) were
-// forked.
+// Adaptive fork with somebody idle: the start of a loop runs serially and is timed; the
+// rest is forked only if, at that pace, it would take at least what a fork costs: about
+// half a microsecond when an idle worker is awake (the hand-over of the PCB's lines, its
+// arrival, the owner's wait for its last chunk; measured with two workers), tens of
+// microseconds when every idle worker sleeps and must be woken first. A loop shorter than a
+// few times that runs faster alone.
+//
+// The timed start is slices of 1, 2, 4, ... iterations until one slice alone takes
+// kMinTimedNs, less the cost of reading the clock (measured once per worker: about 20 ns
+// here, 40 under ThreadSanitizer); the pace is that slice's, or the one before's if faster.
+// So the helpers wait about 250-500 ns, or one iteration where that is longer, whatever
+// the loop's length. The start was one slice of 1/64 of the loop, timed clock included: on
+// 2^20 iterations of 1 ns the helpers waited 16 us; a loop of 300 columns of 130 us kept
+// them waiting for four columns; and one or two 1.3 ns elements of a vectorised row took
+// 25-60 ns each, so rows of 120 elements (160 ns) were forked.
 constexpr std::uint64_t kMinTimedNs = 250;
 constexpr double kForkWorthAwakeNs = 3000.0;
 constexpr double kForkWorthAsleepNs = 30000.0;
@@ -126,9 +128,9 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
     done = start_lazily(base, len, body, options);
   } else if (adaptive != AdaptiveFork::kOff) {
     // Somebody is idle. Fork only what is worth handing over. A loop this worker timed
-    // recently (the same body: the same call site) is judged by its pace then; otherwise a
-    // first slice runs serially, timed, and the rest runs serially too when it would take
-    // less than a fork costs.
+    // recently (the same body: the same call site) is judged by its pace then; otherwise its
+    // start runs serially, timed, and the rest runs serially too when it would take less
+    // than a fork costs.
     LoopPace& pace = paces_[(reinterpret_cast<std::uintptr_t>(body.run) >> 4) % kPaces];
     const double worth = fork_worth_ns();
     if (pace.run == body.run && ++pace.uses % kRetimeEvery != 0 &&
@@ -165,7 +167,7 @@ std::uint64_t LoopWorker::start_timed(std::uint64_t base, std::uint64_t len, con
                                       const LoopOptions& options, LoopPace& pace, double worth_ns) {
   // The slice and, if the rest is not worth a fork, the rest: one state, folded once.
   OwnedState state(body);
-  std::uint64_t slice = std::max<std::uint64_t>(1, len / kProbeSlices);
+  std::uint64_t slice = 1;
   std::uint64_t done = 0;
   // The pace: the last slice's, or the one before's if that was faster (a slice preempted
   // or interrupted takes a timeslice, and would fork a loop of nanoseconds).

@@ -59,9 +59,9 @@ class LoopWorker {
 
  private:
   // What adaptive fork last measured of a loop body (a body's run function is one per call
-  // site and body type): its time per iteration on this worker, from the timed slice that
-  // starts each loop, and from this worker's chunks when it last forked the body under auto.
-  // The slice is short and cold (lines the other worker wrote last: about twice the chunks'
+  // site and body type): its time per iteration on this worker, from the timed start of
+  // each loop, and from this worker's chunks when it last forked the body under auto. The
+  // start is short and cold (lines the other worker wrote last: about twice the chunks'
   // pace on the rows of Gauss-Jordan 150); it decides whether to fork at all, where erring
   // towards a fork is cheap. Auto's floor uses the chunks' pace when it has one: a floor
   // halved cut those steps into 5-6 chunks where 2-3 do, each a take and a hand-over.
@@ -80,9 +80,10 @@ class LoopWorker {
 
   void run_segment(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                    const LoopOptions& options, Schedule schedule);
-  // Adaptive fork with somebody idle: times a first slice of [base, base + len) serially,
-  // and runs the rest serially too if at that pace it would take less than worth_ns.
-  // Returns how much it ran (the slice, or all of it); folds the state it used.
+  // Adaptive fork with somebody idle: runs the start of [base, base + len) serially in
+  // doubling slices until one takes kMinTimedNs, and the rest serially too if at that pace
+  // it would take less than worth_ns. Returns how much it ran (the start, or all of it);
+  // folds the state it used.
   std::uint64_t start_timed(std::uint64_t base, std::uint64_t len, const LoopBody& body,
                             const LoopOptions& options, LoopPace& pace, double worth_ns);
   // Adaptive fork, lazy: runs [base, base + len) serially in pieces until a worker goes idle
