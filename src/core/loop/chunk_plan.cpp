@@ -36,8 +36,9 @@ std::uint64_t floor_tail_chunks(const ChunkPlan& p, std::uint64_t r) noexcept {
   return fit >= p.p ? fit / p.p * p.p : std::min(p.p, ceil_div(r, p.k));
 }
 
-// Auto's tail of r iterations cut into count equal chunks: where its chunk j starts.
-std::uint64_t tail_offset(std::uint64_t r, std::uint64_t count, std::uint64_t j) noexcept {
+// r iterations cut into count equal chunks (within one iteration): where chunk j starts.
+// Static's chunks, and auto's tail once its floor binds.
+std::uint64_t share_start(std::uint64_t r, std::uint64_t count, std::uint64_t j) noexcept {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * r / count);
 }
 
@@ -85,7 +86,7 @@ ChunkPlan ChunkPlan::make(std::uint64_t n, Schedule schedule, unsigned workers,
       while (r > 0) {
         if (floor_binds(plan, r)) {
           const std::uint64_t count = floor_tail_chunks(plan, r);
-          low += tail_offset(r, count, evens(c, c + count));
+          low += share_start(r, count, evens(c, c + count));
           c += count;
           break;
         }
@@ -111,12 +112,8 @@ ChunkCursor::ChunkCursor(const ChunkPlan& plan) noexcept : plan_(plan), remainin
 ChunkBounds ChunkCursor::walk_to(std::uint64_t i) noexcept {
   const ChunkPlan& p = plan_;
   switch (p.kind) {
-    case Schedule::Kind::kStatic: {
-      auto at = [&](std::uint64_t j) {
-        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * p.n / p.chunks);
-      };
-      return {at(i), at(i + 1)};
-    }
+    case Schedule::Kind::kStatic:
+      return {share_start(p.n, p.chunks, i), share_start(p.n, p.chunks, i + 1)};
     case Schedule::Kind::kDynamic: break;  // inline in bounds()
     case Schedule::Kind::kGuided: {
       // Walk forward while the chunks still shrink; past that, chunks of K in closed form.
@@ -168,7 +165,7 @@ ChunkBounds ChunkCursor::floor_tail(std::uint64_t i) const noexcept {
   const ChunkPlan& p = plan_;
   const std::uint64_t count = floor_tail_chunks(p, remaining_);
   if (i - first_ >= count) return {p.n, p.n};  // past the last chunk
-  const auto at = [&](std::uint64_t j) { return tail_offset(remaining_, count, j); };
+  const auto at = [&](std::uint64_t j) { return share_start(remaining_, count, j); };
   if (!p.two_halves) return {start_ + at(i - first_), start_ + at(i - first_ + 1)};
   // Two halves: the tail's first e slots, in order, are the low half's (even indices),
   // the rest the high half's (odd indices).

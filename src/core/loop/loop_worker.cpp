@@ -235,7 +235,8 @@ void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody&
   // A fork reaches a sleeping worker here; a napping watchman would find it within its nap.
   if (pool_.has_sleepers()) pool_.notify_work();
   const std::uint64_t start = pace != nullptr ? monotonic_ns() : 0;
-  const WorkDone own = work_on(b, seq, -1, /*owner=*/true);  // Rule 2
+  const WorkDone own = pace != nullptr ? work_on<true>(b, seq, -1, /*owner=*/true)
+                                       : work_on(b, seq, -1, /*owner=*/true);  // Rule 2
   // The slot is the body's unless a loop nested in the chunks hashed to it meanwhile.
   if (pace != nullptr && own.iterations > 0 && pace->run == body.run) {
     pace->chunk_ns_per_iteration =
@@ -254,6 +255,7 @@ void LoopWorker::fork(std::uint64_t base, const ChunkPlan& plan, const LoopBody&
   return index;
 }
 
+template <bool kCountIterations>
 LoopWorker::WorkDone LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t index, bool owner,
                                          bool idle_when_leaving) noexcept {
   if (index < 0 && (index = take_own(b)) < 0) return {};  // the owner found none left
@@ -292,7 +294,7 @@ LoopWorker::WorkDone LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t
       }
       const ChunkBounds c = cursor.bounds(static_cast<std::uint64_t>(index));
       if (c.begin < c.end) body.run(body, state, base + c.begin, base + c.end);
-      iterations += c.end - c.begin;
+      if constexpr (kCountIterations) iterations += c.end - c.begin;
       // Under the request mechanism a chunk boundary is where this worker answers thieves.
       if (worker_.stack.request_flagged()) worker_.serve_requests();
     } while ((index = take_own(b)) >= 0);
