@@ -54,8 +54,9 @@ fi
 
 if command -v valgrind >/dev/null 2>&1; then
   echo
-  # valgrind lacks membarrier, so weft's concurrent mechanism would run in its fence mode
-  # there; the request mechanism runs the same owner code without the fence, as natively.
+  # Where valgrind lacks membarrier, weft's concurrent mechanism would run in its fence mode
+  # there (joins settled out of line); the request mechanism runs the owner code that the
+  # concurrent one runs natively, wherever valgrind runs.
   # valgrind decodes no AVX-512, which Lace's -march=native may use: a second build without.
   cmake -S "$ROOT" -B "$build/callgrind" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_LACE_DIR="$lace_dir" \

@@ -394,6 +394,35 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, TaskStackStress,
                                             ::testing::Values(1, 2, 4, 8)),
                          weft_test::PolicyCountName{});
 
+// A fenced stack's inline pop (no fence of its own) must never decide: its check fails,
+// and the settling pop fences, then reads the true H. Without membarrier an inline pop
+// that decided could take a slot a thief took too. Membarrier mode: the inline pop decides.
+TEST_F(TaskStackTest, AFencedStacksInlinePopAlwaysSettlesOutOfLine) {
+  const bool fenced = weft::detail::barrier_mode() == weft::detail::BarrierMode::kFence;
+  wd::TaskStack stack;
+  stack.init(16);
+  ExactlyOnceChecker checker(4);
+  Owner owner(stack, checker);
+  for (int i = 0; i < 4; ++i) owner.push();
+  const wd::Claim claim = StealSide(stack).steal(StealPolicy::fixed(1), 1);
+  ASSERT_EQ(claim.count, 1);  // slot 0: the thief's reads and writes of H on either stack
+  EXPECT_EQ(stack.available(), 3);
+  for (std::int64_t id = 3; id >= 1; --id) {
+    wd::Slot* top = stack.slot_at(id);
+    ASSERT_EQ(stack.top_if(reinterpret_cast<std::uintptr_t>(top)), top);
+    EXPECT_EQ(stack.pop_top(top), !fenced) << "slot " << id;
+    EXPECT_TRUE(StealSide(stack).pop_contended(top)) << "slot " << id;  // no thief at it
+    (void)(*top->as<CountedTask>())();
+  }
+  wd::Slot* stolen = stack.slot_at(0);
+  EXPECT_FALSE(stack.pop_top(stolen));
+  EXPECT_FALSE(StealSide(stack).pop_contended(stolen));  // the thief's: keep it occupied
+  run_claim(claim);
+  stack.release_stolen(stolen);
+  EXPECT_EQ(stack.size(), 0);
+  EXPECT_TRUE(checker.check(4).ok()) << checker.check(4).describe();
+}
+
 TEST_F(TaskStackTest, ReportsBarrierMode) {
   const auto mode = weft::detail::barrier_mode();
   const bool fence = wd::g_pop_needs_fence.load();

@@ -102,11 +102,18 @@ inline const std::vector<std::string>& policy_specs() {
 
 // A default Config, with the steal mechanism taken from WEFT_MECHANISM when it is set: ctest
 // registers the program tests a second time with WEFT_MECHANISM=request ("request:" test
-// names), so every one of them runs under both mechanisms.
+// names), so every one of them runs under both mechanisms. Likewise WEFT_BARRIER: the spawn
+// and join tests run a third time in fence mode ("fence:"), whose futures take the
+// out-of-line pop.
 inline weft::Config base_config() {
   weft::Config c;
   if (const char* m = std::getenv("WEFT_MECHANISM"); m != nullptr && *m != '\0') {
     c.mechanism = weft::parse_mechanism(m, "WEFT_MECHANISM");
+  }
+  // The barrier mode is process-wide: ctest runs each test in its own process, so a "fence:"
+  // run is in fence mode throughout.
+  if (const char* b = std::getenv("WEFT_BARRIER"); b != nullptr && *b != '\0') {
+    c.barrier = weft::Config::from_env().barrier;
   }
   return c;
 }

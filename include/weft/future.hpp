@@ -230,9 +230,14 @@ class [[nodiscard]] Future {
 #pragma GCC diagnostic pop
 #endif
 
-  // The pop's check failed: a thief is at the slot (concurrent), or a request is pending or
-  // the slot was handed out (request). Settle it; run the task here if it is still ours.
+  // The pop's check failed: the stack is fenced (every pop comes here, and decides here
+  // unless a thief is at the slot), a thief is at the slot (concurrent), or a request is
+  // pending or the slot was handed out (request). Settle it; run the task here if it is still
+  // ours.
   [[gnu::noinline]] static T join_contended(detail::WorkerCore* w, detail::Slot* s) {
+    if (w->stack.fenced() && w->stack.pop_top_fenced(s)) [[likely]] {
+      return run_inline(s);
+    }
     if (detail::settle_pop(w, s)) return run_inline(s);
     const detail::Outcome outcome = detail::wait_for_stolen(w, s);
     if (outcome == detail::Outcome::kException) {

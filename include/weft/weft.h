@@ -129,8 +129,7 @@ void weft_clear_error(void);
  * of the weft_detail_ names is API. In C++ translation units, and where the compiler is not
  * GCC or Clang with 64-bit pointers, the two are plain calls of weft_spawn and weft_join. */
 #define WEFT_DETAIL_TAIL 0     /* the newest task's slot + 1 (TaskStack::tail_) */
-#define WEFT_DETAIL_FENCE 32   /* bool: pop with a full fence (TaskStack::fence_on_pop_) */
-#define WEFT_DETAIL_HEAD 128   /* the oldest slot a thief may take (TaskStack::head_) */
+#define WEFT_DETAIL_HEAD 128   /* H, or above every slot (TaskStack::head_) */
 #define WEFT_DETAIL_LIMIT 136  /* below it a spawn may push (TaskStack::limit_) */
 #define WEFT_DETAIL_SPAWNS 256 /* the worker's spawn counter (WorkerCore::spawns) */
 #define WEFT_DETAIL_SLOT_BYTES 64
@@ -191,14 +190,11 @@ static inline void* weft_join_nothrow(weft_future* future) {
      * task that ran at its spawn, an out-of-order join) goes to weft_join. */
     if (__builtin_expect((uintptr_t)tail == word + WEFT_DETAIL_SLOT_BYTES, 1)) {
       char* const slot = (char*)word;
-      /* relaxed, then a barrier before the head's load: the thief's membarrier, or a full
-       * fence where the stack was set up without one, pairs with it (ARCHITECTURE.md). */
+      /* relaxed, then a compiler barrier before the head's load: the thief's membarrier
+       * pairs with it (ARCHITECTURE.md). On a stack whose pop needs a full fence the head
+       * read here is above every slot, so weft_detail_join_popped fences and decides. */
       __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), slot, __ATOMIC_RELAXED);
-      if (__builtin_expect(*(const _Bool*)(w + WEFT_DETAIL_FENCE), 0)) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-      } else {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-      }
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
       if (__builtin_expect(
               __atomic_load_n((char**)(w + WEFT_DETAIL_HEAD), __ATOMIC_RELAXED) <= slot, 1)) {
         void* (*const fn)(void*) = *(void* (**)(void*))(slot + WEFT_DETAIL_SLOT_FN);

@@ -27,7 +27,6 @@ using weft::detail::TaskStack;
 using weft::detail::WorkerCore;
 static_assert(offsetof(WorkerCore, stack) == 0);
 static_assert(TaskStack::field_offsets().tail == WEFT_DETAIL_TAIL);
-static_assert(TaskStack::field_offsets().fence_on_pop == WEFT_DETAIL_FENCE);
 static_assert(TaskStack::field_offsets().head == WEFT_DETAIL_HEAD);
 static_assert(TaskStack::field_offsets().limit == WEFT_DETAIL_LIMIT);
 static_assert(offsetof(WorkerCore, spawns) == WEFT_DETAIL_SPAWNS);

@@ -47,22 +47,27 @@ void TaskStack::init(Index capacity, StealMechanism mechanism) {
       static_cast<std::size_t>(capacity) * sizeof(Slot), "a worker's task stack (task_slots)"));
   end_ = slots_ + capacity;
   tail_.store(slots_, std::memory_order_relaxed);
-  head_.store(slots_, std::memory_order_relaxed);
   owner_head_ = slots_;
   limit_.store(end_, std::memory_order_relaxed);
   mechanism_ = mechanism;
   // relaxed: decided once per process before any stack is initialised.
   fence_on_pop_ = !request_mode() && g_pop_needs_fence.load(std::memory_order_relaxed);
+  // A fenced stack's inline pop always fails to its settling (see never_pops()).
+  head_.store(fence_on_pop_ ? never_pops() : slots_, std::memory_order_relaxed);
+  fenced_head_.store(slots_, std::memory_order_relaxed);
 }
 
 bool StealSide::pop_contended(Slot* t) noexcept {
   if (s_.slots_ == nullptr) s_.lifo_violation(t);  // the serial worker: a join outside a runtime
+  // A fenced stack's inline pop stored T = t and read never_pops(): its barrier and its load
+  // of H happen here (the owner's half of the symmetric barrier, then the true H).
+  if (s_.fence_on_pop_ && s_.pop_top_fenced(t)) return true;
   // We stored T = t and then saw H > t: a thief claimed slot t, or is deciding whether it
   // may (its claim crossed our store, I3). The port serialises us with that decision.
   StealPort port(s_.port_);
   port.lock();
-  const Slot* h = s_.head_.load(std::memory_order_relaxed);  // stable: only port holders write H
-  if (h <= t) {                                              // the thief backed off
+  const Slot* h = s_.h().load(std::memory_order_relaxed);  // stable: only port holders write H
+  if (h <= t) {                                            // the thief backed off
     port.unlock();
     return true;
   }
@@ -100,7 +105,7 @@ void TaskStack::release_stolen(Slot* s) noexcept {
   // could claim from a stale H and overwrite our reset (I3, I4).
   StealPort port(port_);
   port.lock();
-  head_.store(s, std::memory_order_relaxed);
+  h().store(s, std::memory_order_relaxed);
   tail_.store(s, std::memory_order_relaxed);
   port.unlock();
 }
@@ -121,7 +126,8 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   StealPort port(s_.port_);
   if (!port.try_lock()) return fail(StealFailure::kPortBusy);
 
-  Slot* const h = s_.head_.load(std::memory_order_relaxed);  // stable while we hold the port
+  std::atomic<Slot*>& head = s_.h();
+  Slot* const h = head.load(std::memory_order_relaxed);  // stable while we hold the port
   StealFailure reason = StealFailure::kEmpty;
   for (int attempt = 0; attempt <= kClaimRetries; ++attempt) {
     // acquire: pairs with the owner's release in publish(); the slots below T are written.
@@ -135,7 +141,7 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;
     }
-    s_.head_.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
+    head.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
     thief_store_load_barrier();
     // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
     if (h + k <= s_.tail_.load(std::memory_order_acquire)) {
@@ -144,7 +150,7 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       if (why != nullptr) *why = StealFailure::kNone;
       return Claim{h, k};
     }
-    s_.head_.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
+    head.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
     reason = StealFailure::kLostRace;
   }
   port.unlock();

@@ -20,8 +20,9 @@
 //   tail_ (T)  one past the newest task. Written only by the owner.
 //   head_ (H)  the oldest task a thief may still take. Concurrent: written only under
 //              `port_` (thieves when they claim; the owner when it settles a conflict or
-//              resets after a stolen task returned). Request: owner_head_, the true H,
-//              is owner-private, and head_ holds either it or request_flag().
+//              resets after a stolen task returned); on a fenced stack H is fenced_head_,
+//              under the same rules, and head_ holds never_pops(). Request: owner_head_,
+//              the true H, is owner-private, and head_ holds either it or request_flag().
 //   Tasks [H, T) are available. Slots below H were claimed by thieves and stay occupied until
 //   their owner has joined them.
 //
@@ -47,7 +48,11 @@
 // Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) or
 // Config::barrier asks for it, both sides use a seq_cst fence instead: the mode is decided
 // once per process (src/core/barrier_mode.*), and each concurrent-mechanism stack copies it
-// at init() into fence_on_pop_.
+// at init() into fence_on_pop_. The inline join never tests that flag. On a fenced stack
+// H lives in fenced_head_ and head_ holds never_pops(), above every slot, so the inline
+// pop's check always fails and the join settles out of line (Future::join_contended,
+// pop_top_fenced()), which fences and then reads the true H: the owner's program order is
+// still store T, full fence, load H.
 #pragma once
 
 #include <atomic>
@@ -107,6 +112,8 @@ class TaskStack {
     return reinterpret_cast<std::uintptr_t>(top_slot) >=
            reinterpret_cast<std::uintptr_t>(limit_.load(std::memory_order_relaxed));
   }
+  // The concurrent mechanism without membarrier: the owner's pop needs a full fence.
+  bool fenced() const noexcept { return fence_on_pop_; }
   // A steal request may be pending (request mechanism; always false otherwise).
   bool request_flagged() const noexcept {
     return limit_.load(std::memory_order_relaxed) != end_;  // relaxed: as in diverts()
@@ -135,15 +142,12 @@ class TaskStack {
   // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
   // caller then runs it inline. Otherwise the caller must settle with StealSide::pop_contended().
   // Request mechanism: false also when head_ carries request_flag(); see StealSide::pop_owned().
+  // Fenced stack: always false (head_ is never_pops()); pop_top_fenced() decides.
   bool pop_top(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);  // before the load below: barrier
-    if (fence_on_pop_) [[unlikely]] {
-      std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
-    } else {
-      // Compiler-only. Concurrent: the thief's membarrier supplies the hardware barrier for
-      // both sides. Request: no thief ever writes H or reads T to decide anything.
-      std::atomic_signal_fence(std::memory_order_seq_cst);
-    }
+    // Compiler-only. Concurrent: the thief's membarrier supplies the hardware barrier for
+    // both sides. Request: no thief ever writes H or reads T to decide anything.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     // relaxed: ordered by the barrier pair (concurrent); our own word or a thief's flag
     // whose request is read with acquire when served (request).
     return head_.load(std::memory_order_relaxed) <= top;
@@ -155,7 +159,18 @@ class TaskStack {
     if (top_if(reinterpret_cast<std::uintptr_t>(expected)) == nullptr) [[unlikely]] {
       lifo_violation(expected);
     }
+    if (fence_on_pop_) [[unlikely]] {
+      return pop_top_fenced(expected);
+    }
     return pop_top(expected);
+  }
+  // pop_top() on a fenced stack, with the full fence and the true H: what pop() does there,
+  // and what a join does after pop_top() failed (Future::join_contended, and again at the
+  // start of StealSide::pop_contended(), for callers that come straight from pop_top()).
+  bool pop_top_fenced(Slot* top) noexcept {
+    tail_.store(top, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);         // pairs with the thief's fence
+    return fenced_head_.load(std::memory_order_relaxed) <= top;  // relaxed: ordered by fences
   }
 
   // Where the fields that the C interface's inline spawn and join read (weft.h's
@@ -178,7 +193,7 @@ class TaskStack {
   // ---- Observers (racy snapshots; for policies, idling decisions and tests) ----
   // Request mechanism: 0 while a request is pending (head_ carries the flag).
   Index available() const noexcept {
-    const Index n = tail_.load(std::memory_order_acquire) - head_.load(std::memory_order_relaxed);
+    const Index n = tail_.load(std::memory_order_acquire) - h().load(std::memory_order_relaxed);
     return n > 0 ? n : 0;
   }
   // The owner's own count of its available tasks (exact under the request mechanism).
@@ -197,6 +212,14 @@ class TaskStack {
   static Slot* request_flag() noexcept {
     return reinterpret_cast<Slot*>(~std::uintptr_t{0} & ~std::uintptr_t{kSlotBytes - 1});
   }
+  // head_'s value for good on a fenced stack: above every slot, and not request_flag().
+  static Slot* never_pops() noexcept {
+    return reinterpret_cast<Slot*>(~std::uintptr_t{0} & ~std::uintptr_t{2 * kSlotBytes - 1});
+  }
+  // The word that holds H for thieves and for the settling owner: fenced_head_ on a fenced
+  // stack, head_ otherwise.
+  std::atomic<Slot*>& h() noexcept { return fence_on_pop_ ? fenced_head_ : head_; }
+  const std::atomic<Slot*>& h() const noexcept { return fence_on_pop_ ? fenced_head_ : head_; }
 
   // Owner's line: written on every push and pop; thieves only read it.
   alignas(kFalseSharingRange) std::atomic<Slot*> tail_{nullptr};
@@ -210,6 +233,8 @@ class TaskStack {
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
   // end_, or nullptr (below every slot) while a request may be pending.
   std::atomic<Slot*> limit_{nullptr};
+  // H on a fenced stack (see h()); unused otherwise.
+  std::atomic<Slot*> fenced_head_{nullptr};
   std::atomic<StealRequest*> request_{nullptr};  // the pending request (request mechanism)
   std::atomic<bool> port_{false};  // the steal port's lock word (StealPort, steal_side.hpp)
 };
