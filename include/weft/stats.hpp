@@ -69,8 +69,8 @@ struct WorkerStats {
   std::uint64_t window_ns = 0;
 
   // n at each steal attempt (steal_size_bucket); the buckets add up to steal_attempts, but
-  // for a reset_stats() that falls between an attempt's outcome and its bucket, which leaves
-  // that worker's sum one apart.
+  // for a reset_stats() made while the worker is stealing: the reset reads the worker's
+  // counters one after another, and the attempts made meanwhile can leave its sum apart.
   std::array<std::uint64_t, kStealSizeBuckets> steal_sizes_seen{};
 
   std::uint64_t busy_ns() const noexcept { return task_ns - frame_ns; }
