@@ -45,6 +45,14 @@ long fib_weft(int n) {
   return a.join() + b;
 }
 
+// The runtime the program costs are taken on: one worker, so nothing is stolen.
+weft::Config one_worker() {
+  weft::Config config;
+  config.workers = 1;
+  config.mechanism = weft::StealMechanism::kConcurrent;
+  return config;
+}
+
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("calibrate: " + what);
 }
@@ -59,10 +67,7 @@ void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
   const int n = o.fib_n;
   const double spawns = static_cast<double>(fib_spawns(n));
   const double calls = 2.0 * spawns + 1.0;  // one per spawn and call made, and the root
-  weft::Config config;
-  config.workers = 1;
-  config.mechanism = weft::StealMechanism::kConcurrent;
-  weft::Runtime rt(config);
+  weft::Runtime rt(one_worker());
   // One untimed round of each first: the process's first runs pay its page faults, its
   // task stack's first touch and the CPU's climb to its clock, and the frame cost is
   // measured once, on first use.
@@ -128,10 +133,7 @@ void measure_uts(const CalibrateOptions& o, std::vector<Measurement>& out,
   std::map<std::string, std::vector<Spread>> per_node;  // by cost name, one entry per tree
   std::map<std::string, std::string> sources;
   std::map<std::string, std::string> serial_notes;
-  weft::Config config;
-  config.workers = 1;
-  config.mechanism = weft::StealMechanism::kConcurrent;
-  weft::Runtime rt(config);
+  weft::Runtime rt(one_worker());
   const double frame_ns = weft::detail::frame_cost_ns();
   for (const std::string& name : o.uts_trees) {
     const uts::Preset* p = uts::find_preset(name);

@@ -20,7 +20,7 @@ struct Measurement {
 struct CalibrateOptions {
   int repeat = 5;  // repetitions of each microbenchmark (the median is kept)
   int fib_n = 30;
-  // UTS presets whose serial traversals the node costs are fitted over.
+  // UTS presets whose traversals on one weft worker give the node costs (one per kind).
   std::vector<std::string> uts_trees{"T1", "T2", "T3", "T4", "T5"};
 };
 

@@ -191,7 +191,7 @@ std::string usage() {
          "--costs: a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
          "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
-         "weft worker, serial UTS traversals, membarrier with the other CPUs busy) and\n"
+         "weft worker, UTS T1-T5 likewise, membarrier with the other CPUs busy) and\n"
          "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
          "and say so.\n"
          "record: runs a compare workload serially as weft spawns it and writes its task\n"
