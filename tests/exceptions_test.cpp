@@ -337,6 +337,52 @@ TEST_P(StolenExceptionTest, StolenSiblingsAllRunAndEachJoinGetsItsOwnOutcome) {
   EXPECT_GT(rt.stats().total.stolen_joins, 0u);
 }
 
+// weft::invoke spawns f and runs g: when g throws while a thief runs f, invoke waits for f
+// before the exception leaves it (f's closure refers to the caller's frame). Fillers spawned
+// first make f the twentieth-oldest task, so that fixed:20 takes it too.
+TEST_P(StolenExceptionTest, InvokeJoinsAStolenFirstTaskBeforeRethrowingTheSecondsException) {
+  weft::Runtime rt(weft_test::make_config(std::get<0>(GetParam()), std::get<1>(GetParam())));
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<bool> started{false};
+    std::atomic<bool> finished{false};
+    bool stolen = false;
+    bool finished_when_caught = false;
+    int caught = -1;
+    rt.run([&] {
+      std::vector<weft::Future<int>> fillers;
+      for (int i = 0; i < 19; ++i) fillers.emplace_back(weft::spawn([i] { return i; }));
+      try {
+        (void)weft::invoke(
+            [&] {
+              started.store(true, std::memory_order_release);
+              std::this_thread::sleep_for(20ms);
+              finished.store(true, std::memory_order_release);
+              return 1;
+            },
+            [&]() -> int {
+              stolen = weft_test::spin_until(
+                  [&] {
+                    weft::poll();  // the request mechanism hears thieves only here
+                    return started.load(std::memory_order_acquire);
+                  },
+                  20000ms);
+              throw TaskFailure(round);
+            });
+      } catch (const TaskFailure& e) {
+        caught = e.id;
+        finished_when_caught = finished.load(std::memory_order_acquire);
+      }
+      while (!fillers.empty()) {
+        (void)fillers.back().join();
+        fillers.pop_back();
+      }
+    });
+    ASSERT_TRUE(stolen) << "no worker stole the task within 20 s";
+    EXPECT_EQ(caught, round);
+    EXPECT_TRUE(finished_when_caught) << "invoke rethrew before its stolen task had finished";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StolenExceptionTest,
                          ::testing::Combine(::testing::Values("one", "fixed:2", "fixed:20", "half",
                                                               "adaptive"),

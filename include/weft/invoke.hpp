@@ -2,6 +2,7 @@
 // children, all joined when the scope ends).
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <type_traits>
@@ -12,32 +13,62 @@
 
 namespace weft {
 
-// Runs f and g in parallel (g may be stolen while f runs here) and returns both results;
-// a task returning void contributes weft::Unit. If either throws, the other is still joined
-// and the exception propagates (f's first if both throw).
+namespace detail {
+// invoke's second function, called here: its value, or Unit for void.
+template <class G>
+ValueOf<std::invoke_result_t<G>> call_for_value(G&& g) {
+  if constexpr (std::is_void_v<std::invoke_result_t<G>>) {
+    std::invoke(std::forward<G>(g));
+    return Unit{};
+  } else {
+    return std::invoke(std::forward<G>(g));
+  }
+}
+
+// g threw while f's task (its future's word) was pending: joins f, whose own exception, if
+// it threw too, propagates instead of g's. Out of line: the throwing path adds no code to
+// the caller's frame.
+template <class FutureF>
+[[gnu::noinline]] void join_first_after_throw(std::uintptr_t f_word) {
+  (void)FutureAccess::make<FutureF>(f_word).join();
+}
+}  // namespace detail
+
+// Runs f and g in parallel and returns both results; a task returning void contributes
+// weft::Unit. f is spawned (a thief may take it) and g runs here, as Cilk's `spawn f(); g();
+// sync;`: put the larger half first, and the thief gets it. If either throws, the other is
+// still joined and the exception propagates (f's if both throw).
+//
+// Why the frame holds f's future as a bare word and catches rather than lets a Future's
+// destructor clean up: a destructor across g's call is an exception cleanup, and GCC splits
+// no function (the `n < 2` test of a recursion, inlined into its callers) and turns no
+// recursion into a loop across one; a handler that joins f and rethrows keeps the guarantee
+// (f is joined before the frame is left) and lets both happen (docs/ARCHITECTURE.md,
+// "`invoke` without a cleanup").
 template <class F, class G>
 auto invoke(F&& f, G&& g) -> std::pair<detail::ValueOf<std::invoke_result_t<F>>,
                                        detail::ValueOf<std::invoke_result_t<G>>> {
-  using RF = std::invoke_result_t<F>;
-  using RG = std::invoke_result_t<G>;
-  auto g_future = spawn(std::forward<G>(g));
-  if constexpr (std::is_void_v<RF>) {
-    std::invoke(std::forward<F>(f));
-    if constexpr (std::is_void_v<RG>) {
-      g_future.join();
-      return {Unit{}, Unit{}};
-    } else {
-      return {Unit{}, g_future.join()};
+  using FutureF = SpawnedFuture<F>;
+  using VG = detail::ValueOf<std::invoke_result_t<G>>;
+  std::uintptr_t f_word;
+  {
+    FutureF f_future = spawn(std::forward<F>(f));
+    f_word = detail::FutureAccess::release(f_future);  // empty now: its destructor does nothing
+  }
+  VG b = [&]() -> VG {
+    try {
+      return detail::call_for_value(std::forward<G>(g));
+    } catch (...) {
+      detail::join_first_after_throw<FutureF>(f_word);
+      throw;
     }
+  }();
+  if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+    detail::FutureAccess::make<FutureF>(f_word).join();
+    return {Unit{}, std::move(b)};
   } else {
-    RF a = std::invoke(std::forward<F>(f));
-    if constexpr (std::is_void_v<RG>) {
-      g_future.join();
-      return {std::move(a), Unit{}};
-    } else {
-      RG b = g_future.join();
-      return {std::move(a), std::move(b)};
-    }
+    auto a = detail::FutureAccess::make<FutureF>(f_word).join();
+    return {std::move(a), std::move(b)};
   }
 }
 
