@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -209,6 +210,27 @@ TEST_P(ExceptionsTest, InvokePropagatesAndJoinsTheOtherSide) {
   } catch (const TaskFailure& e) {
     EXPECT_EQ(e.id, 1);
   }
+  // void and move-only sides: g (void) throws, f's value is dropped once f has run; f (void)
+  // throws and g's move-only value is dropped.
+  std::atomic<int> side_ran{0};
+  EXPECT_THROW(rt.run([&] {
+    (void)weft::invoke(
+        [&] {
+          side_ran.fetch_add(1);
+          return std::make_unique<int>(7);
+        },
+        [] { throw TaskFailure(3); });
+  }),
+               TaskFailure);
+  EXPECT_THROW(rt.run([&] {
+    (void)weft::invoke([]() { throw TaskFailure(4); },
+                       [&] {
+                         side_ran.fetch_add(10);
+                         return std::make_unique<int>(8);
+                       });
+  }),
+               TaskFailure);
+  EXPECT_EQ(side_ran.load(), 11);
   EXPECT_EQ(rt.run([] { return weft_fib(16); }), serial_fib(16));
 }
 
