@@ -278,6 +278,16 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, ExceptionsTest,
 // finds enough to take.
 class StolenExceptionTest : public ::testing::TestWithParam<Param> {};
 
+// Waits, polling, until a thief has started the task that sets `started`; false after 20 s.
+bool started_within_20s(const std::atomic<bool>& started) {
+  return weft_test::spin_until(
+      [&] {
+        weft::poll();  // the request mechanism hears thieves only here
+        return started.load(std::memory_order_acquire);
+      },
+      20000ms);
+}
+
 TEST_P(StolenExceptionTest, ExceptionOfAStolenTaskIsRethrownAtTheJoin) {
   weft::Runtime rt(weft_test::make_config(std::get<0>(GetParam()), std::get<1>(GetParam())));
   for (int round = 0; round < 5; ++round) {
@@ -295,12 +305,7 @@ TEST_P(StolenExceptionTest, ExceptionOfAStolenTaskIsRethrownAtTheJoin) {
         });
         std::vector<weft::Future<int>> fillers;
         for (int i = 0; i < 24; ++i) fillers.emplace_back(weft::spawn([i] { return i; }));
-        stolen = weft_test::spin_until(
-            [&] {
-              weft::poll();  // the request mechanism hears thieves only here
-              return started.load(std::memory_order_acquire);
-            },
-            20000ms);
+        stolen = started_within_20s(started);
         int sum = 0;
         while (!fillers.empty()) {
           sum += fillers.back().join();
@@ -382,12 +387,7 @@ TEST_P(StolenExceptionTest, InvokeJoinsAStolenFirstTaskBeforeRethrowingTheSecond
               return 1;
             },
             [&]() -> int {
-              stolen = weft_test::spin_until(
-                  [&] {
-                    weft::poll();  // the request mechanism hears thieves only here
-                    return started.load(std::memory_order_acquire);
-                  },
-                  20000ms);
+              stolen = started_within_20s(started);
               throw TaskFailure(round);
             });
       } catch (const TaskFailure& e) {
