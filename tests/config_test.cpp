@@ -20,6 +20,7 @@
 
 #include "core/barrier_mode.hpp"
 #include "core/config_fields.hpp"
+#include "core/idle_backoff.hpp"
 #include "test_support.hpp"
 #include "weft/detail/task_stack.hpp"
 #include "weft/runtime.hpp"
@@ -317,6 +318,21 @@ TEST_F(FromEnv, MechanismAndRequestTimeout) {
   }
   weft::Config c;
   c.request_timeout_us = 0;
+  EXPECT_THROW(c.validate(), ConfigError);
+}
+
+TEST_F(FromEnv, IdleAwake) {
+  // The default is the idle backoff's own minimum yield, which the simulator models.
+  EXPECT_EQ(weft::Config::from_env().idle_awake_us,
+            static_cast<std::uint32_t>(weft::detail::kMinYield.count()));
+  setenv("WEFT_IDLE_AWAKE_US", "0", 1);
+  EXPECT_EQ(weft::Config::from_env().idle_awake_us, 0u);
+  setenv("WEFT_IDLE_AWAKE_US", "10000000", 1);
+  EXPECT_EQ(weft::Config::from_env().idle_awake_us, 10000000u);
+  unsetenv("WEFT_IDLE_AWAKE_US");
+  for (const char* bad : {"10000001", "-1", "1ms", "x"}) expect_rejected("WEFT_IDLE_AWAKE_US", bad);
+  weft::Config c;
+  c.idle_awake_us = 10000001;
   EXPECT_THROW(c.validate(), ConfigError);
 }
 

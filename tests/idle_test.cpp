@@ -60,6 +60,21 @@ TEST(Idle, AnIdlePoolAfterAParallelRunOnManyWorkersSleeps) {
   EXPECT_LE(rt.stats().total.parks - parks_before, 8u);
 }
 
+// Config::idle_awake_us keeps idle workers looking instead of sleeping: with ten seconds, none
+// parks within the test, before, between or after its runs; with the default, the pool above
+// parks within milliseconds.
+TEST(Idle, WorkersKeptAwakeDoNotParkWithinTheirAwakeTime) {
+  weft::Config c = weft_test::base_config();
+  c.workers = 2;
+  c.idle_awake_us = 10'000'000;
+  weft::Runtime rt(c);
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_EQ(rt.run([] { return weft_fib(15); }), serial_fib(15));
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(rt.stats().total.parks, 0u) << rt.stats().table();
+}
+
 TEST(Idle, EveryRunAfterASleepIsPickedUp) {
   weft::Config c = weft_test::base_config();
   c.workers = 2;

@@ -156,6 +156,13 @@ struct Config {
   // microseconds (the victim is in a long stretch without spawns, joins or polls) withdraws
   // it and tries elsewhere. (WEFT_REQUEST_TIMEOUT_US, 1 to 1000000)
   std::uint32_t request_timeout_us = 50;
+  // How long a worker that ran out of work stays awake, looking for work between
+  // sched_yield calls, before it sleeps. A sleeping worker costs no CPU but takes a futex
+  // wake-up to come back, which can take milliseconds on a VM. A program that calls run()
+  // for short parallel phases a few milliseconds apart can keep its workers awake across the
+  // gaps (like OpenMP's KMP_BLOCKTIME), at the cost of up to this much CPU per idle worker
+  // and gap (docs/ARCHITECTURE.md, "Idling"). (WEFT_IDLE_AWAKE_US, 0 to 10000000)
+  std::uint32_t idle_awake_us = 200;
   // Seeds each worker's victim-selection generator (mixed with the worker id). (WEFT_SEED)
   std::uint64_t seed = 0x5eedf00d;
   // Pin worker i to CPU i mod hardware_concurrency(). (WEFT_PIN=0|1)

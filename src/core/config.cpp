@@ -77,6 +77,17 @@ constexpr ConfigField kFields[] = {
      .hi = 1000000,
      .get = get<&Config::request_timeout_us>,
      .set = set<&Config::request_timeout_us>},
+    // Up to ten seconds: longer is a worker that never sleeps, which a user can have with a
+    // pool that is never idle that long.
+    {.field = "idle_awake_us",
+     .variable = "WEFT_IDLE_AWAKE_US",
+     .default_text = "`200`",
+     .kind = FieldKind::kCount,
+     .what = "microseconds",
+     .lo = 0,
+     .hi = 10000000,
+     .get = get<&Config::idle_awake_us>,
+     .set = set<&Config::idle_awake_us>},
     {.field = "seed",
      .variable = "WEFT_SEED",
      .default_text = "fixed",

@@ -20,13 +20,14 @@ namespace weft::detail {
 inline constexpr unsigned kSpinAttemptsPerVictim = 16;
 inline constexpr unsigned kYieldAttemptsPerVictim = 16;
 
-// The yield tier also lasts at least this long. run() wakes a second worker next to the
-// one that takes the root (pool.cpp); with few workers the attempts above pass in a few
-// microseconds, and that worker would be napping when the root's first spawn comes (a
-// futex wake-up takes some 30-80 us on the 2-core VM we measure on). weft-idle-bench at 2
-// workers: spawn to steal after an idle stretch went from 78-133 us (napping) to 54-63 us
-// (what is left is the second thread's wake-up). It costs at most this much CPU per idle
-// spell that ends in sleep.
+// The yield tier also lasts at least this long: Config::idle_awake_us, whose default is
+// kMinYield. run() wakes a second worker next to the one that takes the root (pool.cpp);
+// with few workers the attempts above pass in a few microseconds, and that worker would be
+// napping when the root's first spawn comes (a futex wake-up takes some 30-80 us on the
+// 2-core VM we measure on). weft-idle-bench at 2 workers: spawn to steal after an idle
+// stretch went from 78-133 us (napping) to 54-63 us (what is left is the second thread's
+// wake-up). It costs at most this much CPU per idle spell that ends in sleep. A longer
+// setting keeps workers awake across short gaps between runs: see Config::idle_awake_us.
 inline constexpr std::chrono::microseconds kMinYield{200};
 
 // Sleeping while a run is in progress. Spawns wake nobody (see "Idling"), so one worker,
@@ -50,9 +51,11 @@ enum class IdleStep { kSpin, kYield, kSleep };
 
 class IdleBackoff {
  public:
-  explicit IdleBackoff(unsigned workers) noexcept
+  // `min_yield`: how long the yield tier lasts at least (Config::idle_awake_us).
+  IdleBackoff(unsigned workers, std::chrono::microseconds min_yield) noexcept
       : spin_limit_(kSpinAttemptsPerVictim * std::max(1u, workers - 1)),
-        yield_limit_(spin_limit_ + kYieldAttemptsPerVictim * std::max(1u, workers - 1)) {}
+        yield_limit_(spin_limit_ + kYieldAttemptsPerVictim * std::max(1u, workers - 1)),
+        min_yield_(min_yield) {}
 
   void reset() noexcept {
     failures_ = 0;
@@ -66,7 +69,7 @@ class IdleBackoff {
     if (failures_ == spin_limit_ + 1) yield_from_ns_ = monotonic_ns();
     if (failures_ <= yield_limit_) return IdleStep::kYield;
     const auto yielded = std::chrono::nanoseconds(monotonic_ns() - yield_from_ns_);
-    if (yielded < kMinYield) {
+    if (yielded < min_yield_) {
       --failures_;  // not yet: stay at the end of the yield tier
       return IdleStep::kYield;
     }
@@ -82,6 +85,7 @@ class IdleBackoff {
  private:
   unsigned spin_limit_;
   unsigned yield_limit_;
+  std::chrono::microseconds min_yield_;
   unsigned failures_ = 0;
   std::uint64_t yield_from_ns_ = 0;
   std::chrono::microseconds nap_ = kFirstNap;

@@ -89,7 +89,7 @@ void Worker::main_loop() noexcept {
   stack_base_ = platform::stack_pointer();
   home.adopt_thread();
   exceptions = platform::thread_exception_state();
-  IdleBackoff backoff(pool_.size());
+  IdleBackoff backoff(pool_.size(), std::chrono::microseconds(pool_.config().idle_awake_us));
   while (!pool_.shutting_down()) {
     // Our stack is empty here: a pending request gets its refusal now, not a timeout.
     if (stack.request_flagged()) serve_requests();
