@@ -338,6 +338,40 @@ TEST_F(ThreadMisuseDeathTest, ATaskWaitingOnAMutexABlockedThreadHoldsIsReported)
       "weft: aborting");
 }
 
+// No task waits here: the run has returned, the destructor waits for the detached threads,
+// and every worker is idle. Kept awake for ten seconds (Config::idle_awake_us), no worker naps
+// as the watchman before the alarm, so the idle workers themselves must look.
+TEST_F(ThreadMisuseDeathTest, DetachedThreadsDeadlockedAreReportedWhileTheWorkersStayAwake) {
+  EXPECT_EXIT(
+      {
+        alarm(5);  // under the awake time: a report that waits for a nap dies of SIGALRM
+        weft::Config c = watched(weft::DeadlockAction::kAbort);
+        c.idle_awake_us = 10'000'000;
+        weft::Runtime rt(c);
+        rt.run([] {
+          static weft::mutex a, b;
+          static weft::binary_semaphore a_held(0), b_held(0);
+          weft::thread([] {
+            std::lock_guard la(a);
+            a_held.release();
+            b_held.acquire();
+            std::lock_guard lb(b);
+          }).detach();
+          weft::thread([] {
+            std::lock_guard lb(b);
+            b_held.release();
+            a_held.acquire();
+            std::lock_guard la(a);
+          }).detach();
+        });
+      },
+      KilledBySignal(SIGABRT),
+      "waiting:\n"
+      "  thread [12]: blocked, waits on weft::mutex 0x[0-9a-f]+ held by thread [12]\n"
+      "  thread [12]: blocked, waits on weft::mutex 0x[0-9a-f]+ held by thread [12]\n"
+      "weft: aborting");
+}
+
 // Stuck for ten windows, then released from outside by a second run(): one report, and the
 // program goes on.
 std::string stuck_on_a_semaphore_then_released(weft::DeadlockAction action) {

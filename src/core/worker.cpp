@@ -133,7 +133,12 @@ void Worker::set_idle(bool idle) noexcept {
 void Worker::idle(IdleBackoff& backoff) noexcept {
   switch (backoff.failed()) {
     case IdleStep::kSpin: platform::cpu_relax(); break;
-    case IdleStep::kYield: sched_yield(); break;
+    case IdleStep::kYield:
+      sched_yield();
+      // A pool whose idle workers stay awake (Config::idle_awake_us) has no watchman for
+      // that long: they look for a deadlock themselves (D1 in deadlock_watch.hpp).
+      if (++idle_yields_ % kYieldsPerLook == 0) pool_.deadlock_watch().look(pool_);
+      break;
     case IdleStep::kSleep:
       if (stack.request_flagged()) serve_requests();  // not while we sleep
       parks.bump();

@@ -164,6 +164,7 @@ class Worker final : public WorkerCore {
   const char* stack_base_ = nullptr;
   bool watching_ = false;  // this worker is the pool's watchman (sleep.hpp)
   bool counted_idle_ = false;
+  unsigned idle_yields_ = 0;  // yields in the idle backoff, for the deadlock watch's looks
   LoopWorker loops_;
   std::atomic<WorkerCore*> running_core_{this};
   platform::NativeThread thread_;

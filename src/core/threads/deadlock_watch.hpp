@@ -7,9 +7,11 @@
 //
 // Invariants:
 //   D1  Nothing on the task path pays for it. It looks when the watchman's nap runs out (a
-//       watchman naps whenever a thread is live or a run is active: sleep.hpp) and every
+//       watchman naps whenever a thread is live or a run is active: sleep.hpp), every
 //       kYieldsPerLook yields of a quiet task waiter (which covers a pool whose every worker
-//       waits in a task, with nobody idle to be the watchman).
+//       waits in a task, with nobody idle to be the watchman), and every kYieldsPerLook
+//       yields of an idle worker's backoff (which covers idle workers kept awake by
+//       Config::idle_awake_us, with nobody asleep to be the watchman).
 //   D2  Progress is a change of the stamp: the scheduler's lock acquisitions (every thread
 //       made, made ready, taken, parked or ended), the task waiters' entries into their
 //       quiet phase, and the steals. A waiter is woken only through wake(), which makes a
