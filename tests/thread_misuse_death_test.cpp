@@ -254,6 +254,16 @@ weft::Config watched(weft::DeadlockAction action) {
   return c;
 }
 
+// Half of a lock-order deadlock: holds `mine`, says so, waits until the other thread holds
+// `theirs`, then locks it (forever, once the other thread does the same the other way round).
+void hold_mine_then_take_theirs(weft::mutex& mine, weft::binary_semaphore& mine_held,
+                                weft::mutex& theirs, weft::binary_semaphore& theirs_held) {
+  std::lock_guard hold(mine);
+  mine_held.release();
+  theirs_held.acquire();
+  std::lock_guard take(theirs);
+}
+
 TEST_F(ThreadMisuseDeathTest, TwoThreadsLockingTwoMutexesInOppositeOrdersAreReported) {
   EXPECT_EXIT(
       {
@@ -262,18 +272,8 @@ TEST_F(ThreadMisuseDeathTest, TwoThreadsLockingTwoMutexesInOppositeOrdersAreRepo
         rt.run([] {
           weft::mutex a, b;
           weft::binary_semaphore a_held(0), b_held(0);
-          weft::thread t1([&] {
-            std::lock_guard la(a);
-            a_held.release();
-            b_held.acquire();
-            std::lock_guard lb(b);
-          });
-          weft::thread t2([&] {
-            std::lock_guard lb(b);
-            b_held.release();
-            a_held.acquire();
-            std::lock_guard la(a);
-          });
+          weft::thread t1([&] { hold_mine_then_take_theirs(a, a_held, b, b_held); });
+          weft::thread t2([&] { hold_mine_then_take_theirs(b, b_held, a, a_held); });
           t1.join();
           t2.join();
         });
@@ -351,18 +351,8 @@ TEST_F(ThreadMisuseDeathTest, DetachedThreadsDeadlockedAreReportedWhileTheWorker
         rt.run([] {
           static weft::mutex a, b;
           static weft::binary_semaphore a_held(0), b_held(0);
-          weft::thread([] {
-            std::lock_guard la(a);
-            a_held.release();
-            b_held.acquire();
-            std::lock_guard lb(b);
-          }).detach();
-          weft::thread([] {
-            std::lock_guard lb(b);
-            b_held.release();
-            a_held.acquire();
-            std::lock_guard la(a);
-          }).detach();
+          weft::thread([] { hold_mine_then_take_theirs(a, a_held, b, b_held); }).detach();
+          weft::thread([] { hold_mine_then_take_theirs(b, b_held, a, a_held); }).detach();
         });
       },
       KilledBySignal(SIGABRT),
