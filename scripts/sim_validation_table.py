@@ -3,8 +3,11 @@
 (weft-sim JSON), configuration by configuration, and the summary figures
 docs/SIMULATOR.md states its targets in.
 
-Usage: sim_validation_table.py DIR WORKLOAD...   (files DIR/real_X.json and DIR/sim_X.json,
-X the workload with ':' as '_'); writes DIR/validation.md and DIR/validation.json.
+Usage: sim_validation_table.py DIR WORKLOAD... [--orderings WORKLOAD...]
+(files DIR/real_X.json and DIR/sim_X.json, X the workload with ':' as '_'); writes
+DIR/validation.md and DIR/validation.json. The workloads after --orderings are runs made for
+docs/STRATEGIES.md's orderings at the sizes it states them (fib(40)): an ordering reads them in
+place of the grid's workload of the same kind, and they count in no other figure.
 """
 import json
 import statistics
@@ -45,12 +48,9 @@ def percentile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    out = Path(sys.argv[1])
+def load_rows(out, workloads):
     rows = []
-    for workload in sys.argv[2:]:
+    for workload in workloads:
         name = workload.replace(":", "_").replace("^", "_")
         real = load_runs(out / f"real_{name}.json", "weft")
         sim = load_runs(out / f"sim_{name}.json", "sim")
@@ -70,6 +70,22 @@ def main():
                 "real_r_steal": rs["r_steal"], "sim_r_steal": ss["r_steal"],
                 "tv": total_variation(rc.get("steal_sizes_seen", []), sc["steal_sizes_seen"]),
             })
+    return rows
+
+
+def main():
+    args = sys.argv[1:]
+    grid, extra = (args[1:args.index("--orderings")], args[args.index("--orderings") + 1:]) \
+        if "--orderings" in args else (args[1:], [])
+    if not args or not grid:
+        sys.exit(__doc__)
+    out = Path(args[0])
+    try:
+        rows = load_rows(out, grid)
+        ordering_rows = load_rows(out, extra)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"sim_validation_table.py: {e.__class__.__name__}: {e}", file=sys.stderr)
+        sys.exit(2)
     p1 = [abs(x["error"]) for x in rows if x["workers"] == 1]
     p2 = [abs(x["error"]) for x in rows if x["workers"] == 2]
     stealy = [x for x in rows if x["workers"] == 2 and x["real_steals"] >= 20]
@@ -91,8 +107,9 @@ def main():
         picks_same += min(group, key=lambda x: x["sim_s"])["steal"] == by_real[0]["steal"]
 
     def pick(wl, mech, steal):
-        return next((x for x in rows if x["workload"] == wl and x["mechanism"] == mech
-                     and x["steal"] == steal and x["workers"] == 2), None)
+        return next((x for x in ordering_rows + rows if x["workload"] == wl
+                     and x["mechanism"] == mech and x["steal"] == steal and x["workers"] == 2),
+                    None)
 
     # docs/STRATEGIES.md's orderings, measured and simulated: each "real/sim" holds or not.
     # (name, workload prefix, (mechanism, steal) of a and of b, what a and b must satisfy on
@@ -108,10 +125,12 @@ def main():
     ]
     orderings = {}
     for name, prefix, key_a, key_b, holds in checks:
-        wl = next((x["workload"] for x in rows if x["workload"].startswith(prefix)), None)
+        # The runs made for the orderings first, then the grid's.
+        wl = next((x["workload"] for x in ordering_rows + rows
+                   if x["workload"].startswith(prefix)), None)
         a, b = pick(wl, *key_a), pick(wl, *key_b)
         if a and b:
-            orderings[name] = f"{holds(a, b, 'real')}/{holds(a, b, 'sim')}"
+            orderings[f"{name} ({wl})"] = f"{holds(a, b, 'real')}/{holds(a, b, 'sim')}"
     summary = {
         "configurations": len(rows),
         "p1_median_abs_error": statistics.median(p1) if p1 else None,
@@ -126,7 +145,8 @@ def main():
     }
     for k, v in orderings.items():
         summary["ordering (real/sim): " + k] = v
-    (out / "validation.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
+    (out / "validation.json").write_text(json.dumps(
+        {"summary": summary, "rows": rows, "ordering_rows": ordering_rows}, indent=1))
 
     def f(v, fmt):
         return "-" if v is None else format(v, fmt)
@@ -140,10 +160,14 @@ def main():
              "| summary | value |", "|---|---|"]
     for k, v in summary.items():
         lines.append(f"| {k} | {f(v, '.3f') if isinstance(v, float) else v} |")
-    lines += ["", "| workload | mechanism | steal | P | real s | sim s | error | real steals | "
+    header = ["| workload | mechanism | steal | P | real s | sim s | error | real steals | "
               "sim steals | dR_busy | dR_steal | dR_idle | TV |",
               "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for x in rows:
+    lines += [""] + header
+    for x in rows + ([None] if ordering_rows else []) + ordering_rows:
+        if x is None:
+            lines += ["", "Runs made for the orderings only (in no figure above):", ""] + header
+            continue
         lines.append(
             f"| {x['workload']} | {x['mechanism']} | {x['steal']} | {x['workers']} | "
             f"{x['real_s']:.4f} | {x['sim_s']:.4f} | {x['error']:+.3f} | "

@@ -12,6 +12,10 @@
 #   git ignores).
 # Needs the Release build in build/ (scripts/setup.sh). Mechanisms concurrent and request,
 # policies one, fixed:2, fixed:20, half and adaptive, 1 and 2 workers.
+# When LIST has a fib workload, docs/STRATEGIES.md's fib ordering (half takes at least 10
+# times one's steals) is checked where STRATEGIES.md measured it, on fib(40) at 2 workers
+# under concurrent one and half (real_fib_40.json, sim_fib_40.json; about two minutes): a
+# 2-worker fib(32) run lasts 8-15 ms, in which one policy steals 5-20 times.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -63,5 +67,15 @@ for w in "${list[@]}"; do
   "$sim" run --workload "$sim_workload" --workers 1,2 --steal "$policies" \
     --mechanism "$mechanisms" --costs "$out/costs.json" --json "$out/sim_$name.json" >/dev/null
 done
-python3 scripts/sim_validation_table.py "$out" "${list[@]}"
+orderings=()
+if [[ ",$workloads" == *",fib:"* ]]; then
+  orderings=(--orderings fib:40)
+  echo "== fib:40 (docs/STRATEGIES.md's ordering): weft-bench, $repeat alternated runs ($(date +%T))"
+  "$bench" fib 40 --workers 2 --steal one,half --mechanism concurrent --repeat "$repeat" \
+    --profile --json "$out/real_fib_40.json" >/dev/null
+  echo "== fib:40: weft-sim"
+  "$sim" run --workload fib:40 --workers 2 --steal one,half --mechanism concurrent \
+    --costs "$out/costs.json" --json "$out/sim_fib_40.json" >/dev/null
+fi
+python3 scripts/sim_validation_table.py "$out" "${list[@]}" "${orderings[@]}"
 echo "== $out/validation.md"
