@@ -40,7 +40,12 @@ class DagRecorder {
   void resume() { segment_start_ = Clock::now(); }
   // While paused: adds `ps` to the running task's next segment, beyond what it measures
   // (weft's own cost of a spawn form beyond the engine's, sim/spawn_overhead.hpp).
-  void add_to_next_segment(std::uint64_t ps) { extra_ps_ += ps; }
+  void add_to_next_segment(std::uint64_t ps) {
+    extra_ps_ += ps;
+    added_ps_ += ps;
+  }
+  // All that add_to_next_segment has added so far.
+  std::uint64_t added_ps() const { return added_ps_; }
 
   // While paused: the running task spawns a new task; returns its index.
   std::uint64_t spawn();
@@ -69,6 +74,7 @@ class DagRecorder {
   std::function<void(std::uint64_t)> progress_;
   Clock::time_point segment_start_;
   std::uint64_t extra_ps_ = 0;  // for the next pause()
+  std::uint64_t added_ps_ = 0;  // in all
   std::vector<Active> active_;  // [0, depth_): the running task and those it was joined from
   std::size_t depth_ = 0;
   std::uint64_t tasks_ = 0;

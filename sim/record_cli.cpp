@@ -1,5 +1,6 @@
 #include "sim/record_cli.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -11,9 +12,11 @@
 #include "sim/cli_args.hpp"
 #include "sim/dag_median.hpp"
 #include "sim/dag_recorder.hpp"
+#include "sim/dag_scale.hpp"
 #include "sim/record_par.hpp"
 #include "sim/spawn_overhead.hpp"
 #include "sim/wdag_file.hpp"
+#include "workloads/par.hpp"
 #include "workloads/suite.hpp"
 
 namespace weft_sim {
@@ -27,7 +30,10 @@ std::string record_usage() {
          "sparselu:50x100, fft:2^20, nqueens:12) serially, spawning where weft does, and\n"
          "writes its task DAG with each strand's measured time (docs/WDAG.md). With\n"
          "--repeat R it runs R times and keeps each strand's median time (the runs must\n"
-         "spawn alike). Every run's output is verified as compare verifies it.\n"
+         "spawn alike). Every run's output is verified as compare verifies it. Then it\n"
+         "times the serial elision R times and scales every strand so that the work sums\n"
+         "to the median of those (plus weft's own costs the recording adds): a timed\n"
+         "strand runs slower than untimed code (docs/SIMULATOR.md, \"Recorded DAGs\").\n"
          "Exit 1 if one is wrong, 2 for bad arguments.\n";
 }
 
@@ -73,7 +79,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // One verified recording of `spec`; throws std::runtime_error if its output is wrong.
-Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::string& result) {
+Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::string& result,
+                std::uint64_t& added_ps) {
   const std::string name = spec.text();
   const auto start = std::chrono::steady_clock::now();
   // A line a second at most: a short recording says nothing until its summary.
@@ -91,7 +98,21 @@ Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::s
   result = outcome.result;
   std::fprintf(stderr, "weft-sim record: %s: the recorded run took %.2f s (%.2f s in all)\n",
                name.c_str(), outcome.seconds, seconds_since(start));
+  added_ps = recorder.added_ps();
   return recorder.finish(name);
+}
+
+// The median time of `repeat` verified runs of the serial elision, in ps.
+std::uint64_t serial_elision_ps(const workloads::Spec& spec, int repeat) {
+  std::vector<double> seconds;
+  for (int r = 0; r < repeat; ++r) {
+    workloads::SerialPar serial;
+    const workloads::Outcome outcome = workloads::run_spec(spec, serial);
+    if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
+    seconds.push_back(outcome.seconds);
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + repeat / 2, seconds.end());
+  return static_cast<std::uint64_t>(seconds[static_cast<std::size_t>(repeat / 2)] * 1e12);
 }
 
 }  // namespace
@@ -125,10 +146,24 @@ int record_command(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::string result;
   Dag dag;
+  double scale = 1;
   try {
     std::vector<Dag> runs;
-    for (int r = 0; r < args.repeat; ++r) runs.push_back(record_once(spec, clock_cost_ps, result));
+    std::uint64_t added_ps = 0;  // the same in every run: it depends on the spawns alone
+    for (int r = 0; r < args.repeat; ++r) {
+      runs.push_back(record_once(spec, clock_cost_ps, result, added_ps));
+    }
     dag = median_dag(runs);
+    const double recorded_s = static_cast<double>(dag.work_units() * dag.unit_ps) / 1e12;
+    const std::uint64_t serial_ps = serial_elision_ps(spec, args.repeat);
+    scale = work_scale_to_serial(dag, serial_ps, added_ps);
+    scale_work(dag, scale);
+    std::fprintf(stderr,
+                 "weft-sim record: %s: the serial elision took %.4f s (median of %d), the "
+                 "recorded work %.4f s (of which weft's own costs %.4f s): strands scaled by "
+                 "%.3f\n",
+                 name.c_str(), static_cast<double>(serial_ps) / 1e12, args.repeat, recorded_s,
+                 static_cast<double>(added_ps) / 1e12, scale);
     std::fprintf(stderr,
                  "weft-sim record: %s: weft's cost beyond a spawn and join, added to the work "
                  "of the task that pays it: %s\n",
@@ -142,12 +177,14 @@ int record_command(int argc, char** argv) {
     std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
     return 2;
   }
-  std::printf("%s: %llu tasks, %llu ops, work %.3f ms, %zu bytes in %s (%s; %d run%s, %.2f s)\n",
-              name.c_str(), static_cast<unsigned long long>(dag.tasks()),
-              static_cast<unsigned long long>(dag.ops.size()),
-              static_cast<double>(dag.work_units() * dag.unit_ps) / 1e9, bytes.size(),
-              args.out.c_str(), result.c_str(), args.repeat, args.repeat == 1 ? "" : "s",
-              seconds_since(start));
+  std::printf(
+      "%s: %llu tasks, %llu ops, work %.3f ms (strands scaled by %.3f to the serial elision), "
+      "%zu bytes in %s (%s; %d run%s, %.2f s)\n",
+      name.c_str(), static_cast<unsigned long long>(dag.tasks()),
+      static_cast<unsigned long long>(dag.ops.size()),
+      static_cast<double>(dag.work_units() * dag.unit_ps) / 1e9, scale, bytes.size(),
+      args.out.c_str(), result.c_str(), args.repeat, args.repeat == 1 ? "" : "s",
+      seconds_since(start));
   return 0;
 }
 

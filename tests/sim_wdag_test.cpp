@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "sim/dag_median.hpp"
 #include "sim/dag_program.hpp"
 #include "sim/dag_recorder.hpp"
+#include "sim/dag_scale.hpp"
 #include "sim/engine.hpp"
 #include "sim/record_par.hpp"
 #include "sim/spawn_overhead.hpp"
@@ -179,6 +181,25 @@ TEST(SimWdag, RepeatedRecordingsMergeIntoTheMedianTimes) {
   const Dag first = record<workloads::NQueens>({.n = 6}, "nqueens:6");
   const Dag second = record<workloads::NQueens>({.n = 6}, "nqueens:6");
   EXPECT_EQ(weft_sim::median_dag({first, second}).tasks(), first.tasks());
+}
+
+TEST(SimWdag, ScalingTheWorkScalesEveryWorkOpAndNothingElse) {
+  Dag dag = dag_of({{work(10), spawn(1), work(0), join(1), work(5), end()}, {work(4), end()}});
+  // 19 units of 1 ns; a serial elision of 12 ns and 3 ns of weft's own costs: 15/19.
+  const double factor = weft_sim::work_scale_to_serial(dag, 12'000, 3'000);
+  EXPECT_DOUBLE_EQ(factor, 15.0 / 19.0);
+  weft_sim::scale_work(dag, factor);
+  // 7.89 -> 8, 0 stays 0, 3.95 -> 4, 3.16 -> 3: each rounded to the nearest unit.
+  EXPECT_EQ(dag, dag_of({{work(8), spawn(1), work(0), join(1), work(4), end()}, {work(3), end()}}));
+  weft_sim::scale_work(dag, 2.0);
+  EXPECT_EQ(dag.work_units(), 30u);
+  for (const double bad : {0.0, -1.0, std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_THROW(weft_sim::scale_work(dag, bad), std::invalid_argument) << bad;
+  }
+  EXPECT_THROW((void)weft_sim::work_scale_to_serial(dag, 0, 0), std::invalid_argument);
+  EXPECT_THROW((void)weft_sim::work_scale_to_serial(dag_of({{end()}}), 1000, 0),
+               std::invalid_argument);
 }
 
 // The spawns and inline joins of one run on a one-worker weft::Runtime.
