@@ -1,14 +1,15 @@
 #include "sim/record_cli.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/output_file.hpp"
+#include "sim/calibrate_steps.hpp"
 #include "sim/cli_args.hpp"
 #include "sim/dag_median.hpp"
 #include "sim/dag_recorder.hpp"
@@ -111,8 +112,7 @@ std::uint64_t serial_elision_ps(const workloads::Spec& spec, int repeat) {
     if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
     seconds.push_back(outcome.seconds);
   }
-  std::nth_element(seconds.begin(), seconds.begin() + repeat / 2, seconds.end());
-  return static_cast<std::uint64_t>(seconds[static_cast<std::size_t>(repeat / 2)] * 1e12);
+  return static_cast<std::uint64_t>(spread(std::move(seconds)).median * 1e12);
 }
 
 }  // namespace
