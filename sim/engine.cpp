@@ -255,6 +255,8 @@ class Engine {
                              .claim_cost = claim_cost,
                              .poll_next = false,
                              .held = std::nullopt});
+    // A claimed task's frame is the steal's run, which end() records (the adaptive view).
+    if (claimed > 0) w.history.begin(stolen_at + claim_cost, claimed, claim_cost);
   }
 
   void schedule(unsigned id, std::uint64_t at) {
@@ -439,7 +441,7 @@ class Engine {
     const std::int64_t k = refuse ? 0
                                   : weft::detail::steal_amount(
                                         config_.policy, static_cast<std::int64_t>(v.stack.size()),
-                                        t.history.task_work_per_cost());
+                                        t.history.task_work_per_cost(t.posted_at));
     took(t, thief_id, v, k, t.posted_at);
     schedule(thief_id, t.clock);
   }
@@ -489,8 +491,8 @@ class Engine {
       return;
     }
     const auto n = static_cast<std::int64_t>(v.stack.size());
-    const std::int64_t k =
-        weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
+    const std::int64_t k = weft::detail::steal_amount(
+        config_.policy, n, w.history.task_work_per_cost(w.claiming.started));
     if (k == 0) {
       finish_claim(w, id, v, 0);  // the owner's pops crossed the look: a lost race
       return;
@@ -603,7 +605,7 @@ class Engine {
     const auto n = static_cast<std::int64_t>(v.stack.size()) - v.claimed_k;
     ++w.counters.steal_sizes_seen[weft::steal_size_bucket(n)];
     const std::int64_t k =
-        weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost());
+        weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost(w.clock));
     const bool request = config_.mechanism == weft::StealMechanism::kRequest;
     // Either mechanism needs the victim's port free: no request waiting at it, or no claim
     // under way through it.

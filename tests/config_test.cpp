@@ -21,6 +21,7 @@
 #include "core/barrier_mode.hpp"
 #include "core/config_fields.hpp"
 #include "core/idle_backoff.hpp"
+#include "core/steal_history.hpp"
 #include "test_support.hpp"
 #include "weft/detail/task_stack.hpp"
 #include "weft/runtime.hpp"
@@ -80,8 +81,8 @@ TEST(StealPolicy, RejectsBadSpecsNamingTheSettingAndTheValue) {
   EXPECT_NE(message.find("one, half, adaptive, fixed:D"), std::string::npos) << message;
 }
 
-// Adaptive: half while the thief's steals bring little work for their cost (or it has no
-// history yet), one once they bring plenty; nothing from an empty victim.
+// Adaptive: half while the thief's steals bring little work for their cost (or it knows
+// nothing of them yet), one once they bring plenty; nothing from an empty victim.
 TEST(StealPolicy, AdaptiveTakesHalfForCheapStealsAndOneForRichOnes) {
   const StealPolicy p = StealPolicy::parse("adaptive");
   EXPECT_EQ(p.spec(), "adaptive");
@@ -92,6 +93,29 @@ TEST(StealPolicy, AdaptiveTakesHalfForCheapStealsAndOneForRichOnes) {
     EXPECT_EQ(p.amount(StealView{n, 5.0}), (n + 1) / 2) << n;
     EXPECT_EQ(p.amount(StealView{n, 1e4}), n >= 1 ? 1 : 0) << n;
   }
+}
+
+// The thief's history: nothing before any steal; while its first steals still run, the
+// outermost one's time so far over its tasks and its cost (nested ones do not replace it);
+// the weighted means once a steal has been recorded.
+TEST(StealHistory, BeforeItsFirstRecordAThiefReadsTheStealStillRunning) {
+  weft::detail::StealHistory h;
+  EXPECT_EQ(h.task_work_per_cost(5'000), 0.0) << "no steal at all";
+  h.begin(/*claimed_ns=*/1'000, /*tasks=*/2, /*cost_ns=*/10);
+  EXPECT_EQ(h.task_work_per_cost(1'000), 0.0) << "no time has passed";
+  EXPECT_DOUBLE_EQ(h.task_work_per_cost(1'640), 32.0);        // 640 ns over 2 tasks, 10 ns a steal
+  h.begin(/*claimed_ns=*/1'500, /*tasks=*/1, /*cost_ns=*/1);  // nested in the first
+  EXPECT_DOUBLE_EQ(h.task_work_per_cost(1'640), 32.0) << "the outermost steal counts";
+  const StealPolicy adaptive = StealPolicy::adaptive();
+  EXPECT_EQ(adaptive.amount(StealView{9, h.task_work_per_cost(1'630)}), 5);
+  EXPECT_EQ(adaptive.amount(StealView{9, h.task_work_per_cost(1'640)}), 1);
+  h.record(/*work_ns=*/40, /*tasks=*/1, /*cost_ns=*/10);  // the nested one ends
+  EXPECT_DOUBLE_EQ(h.task_work_per_cost(1'000'000), 4.0) << "a record replaces the bound";
+  h.record(/*work_ns=*/2'000, /*tasks=*/2, /*cost_ns=*/10);
+  EXPECT_DOUBLE_EQ(h.task_work_per_cost(0), (40 + 0.25 * (1'000 - 40)) / 10.0);
+  h.begin(/*claimed_ns=*/0, /*tasks=*/1, /*cost_ns=*/1);
+  EXPECT_DOUBLE_EQ(h.task_work_per_cost(1'000'000), (40 + 0.25 * (1'000 - 40)) / 10.0)
+      << "with a history, a running steal changes nothing";
 }
 
 TEST(Mechanism, ParsesBothNamesAndRejectsOthersNamingTheSetting) {

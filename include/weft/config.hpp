@@ -29,7 +29,8 @@ struct StealView {
   // The thief's recent history: the mean time it spent running one stolen task (with all
   // the work that task spawned and kept), over the mean time one successful steal took it;
   // exponentially weighted over its last steals. Below 1 a steal costs more than a task
-  // brings; 0 when the thief has no history yet.
+  // brings. Before the thief's first steal has ended, a lower bound from the steal it is
+  // still running (its time so far over its tasks and its cost); 0 when it runs none.
   double task_work_per_steal_cost = 0.0;
 };
 

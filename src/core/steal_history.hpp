@@ -16,7 +16,18 @@ class StealHistory {
   // eight steals, yet one outlier moves the ratio by at most a quarter.
   static constexpr double kWeight = 0.25;
 
+  // A successful steal whose tasks start running now (claimed at `claimed_ns`, `tasks` of
+  // them, the attempt having cost `cost_ns`). Each begin is ended by one record(), innermost
+  // first: a thief waiting in a join inside stolen work steals again, nested.
+  void begin(std::uint64_t claimed_ns, std::int64_t tasks, std::uint64_t cost_ns) noexcept {
+    if (running_++ > 0) return;
+    outer_at_ = claimed_ns;
+    outer_tasks_ = static_cast<double>(tasks > 0 ? tasks : 1);
+    outer_cost_ = static_cast<double>(cost_ns > 0 ? cost_ns : 1);
+  }
+
   void record(std::uint64_t work_ns, std::int64_t tasks, std::uint64_t cost_ns) noexcept {
+    if (running_ > 0) --running_;
     const double w = static_cast<double>(work_ns) / static_cast<double>(tasks > 0 ? tasks : 1);
     const double c = static_cast<double>(cost_ns > 0 ? cost_ns : 1);
     if (samples_ == 0) {
@@ -28,14 +39,26 @@ class StealHistory {
     }
     ++samples_;
   }
-  // Mean work per stolen task over mean cost per steal; 0 before the first steal.
-  double task_work_per_cost() const noexcept { return samples_ == 0 ? 0.0 : work_ / cost_; }
+  // Mean work per stolen task over mean cost per steal, at `now_ns`. Before the first steal
+  // has ended, the outermost steal still running gives a lower bound: its tasks have brought
+  // at least the time since its claim (a divide-and-conquer thief's first steal lasts most
+  // of the run, and every claim it makes meanwhile would otherwise decide blind). 0 with
+  // neither.
+  double task_work_per_cost(std::uint64_t now_ns) const noexcept {
+    if (samples_ > 0) return work_ / cost_;
+    if (running_ == 0 || now_ns <= outer_at_) return 0.0;
+    return static_cast<double>(now_ns - outer_at_) / outer_tasks_ / outer_cost_;
+  }
   void reset() noexcept { samples_ = 0; }
 
  private:
   double work_ = 0.0;
   double cost_ = 1.0;
   std::uint64_t samples_ = 0;
+  std::uint64_t running_ = 0;   // steals begun and not yet recorded
+  std::uint64_t outer_at_ = 0;  // the outermost of them: when it claimed, its tasks, its cost
+  double outer_tasks_ = 1.0;
+  double outer_cost_ = 1.0;
 };
 
 }  // namespace weft::detail

@@ -52,8 +52,9 @@ class AdaptiveStrategy final : public StealPolicy::Strategy {
 
   std::int64_t amount(const StealView& v) const noexcept override {
     if (v.available < 1) return 0;
-    // No history yet (0) counts as little work: the first steals of a run find the victim's
-    // stack shallow, where half and one differ by a task or two.
+    // Knowing nothing (0: no steal ended or running) counts as little work: the very first
+    // steal of a run finds the victim's stack shallow, where half and one differ by a task
+    // or two. Claims nested in a running first steal see its lower bound (steal_history.hpp).
     const bool plenty = v.task_work_per_steal_cost >= kPlentyOfWork;
     return plenty ? 1 : (v.available + 1) / 2;
   }

@@ -131,8 +131,9 @@ class Worker final : public WorkerCore {
   bool steal_from_core(WorkerCore& victim, bool as_thread = false) noexcept;
   void run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept;
   // The request mechanism's steal: post, wait for the answer (serving our own requests
-  // meanwhile), withdraw after the timeout.
-  Claim request_from(WorkerCore& victim) noexcept;
+  // meanwhile), withdraw after the timeout. `now_ns`: when the attempt started (for the
+  // adaptive policy's history; 0 when the policy reads none).
+  Claim request_from(WorkerCore& victim, std::uint64_t now_ns) noexcept;
   void run_claim(Claim claim, WorkerCore* owner) noexcept;
   void run_stolen_timed(Slot* s, WorkerCore* owner) noexcept;  // run_stolen, charged to kTask
   // The thread's counters since it last ran here, added to ours; and after_switch, done.

@@ -128,10 +128,11 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   // Counted next to the outcome, so a reset rarely falls between the two.
   const std::size_t seen = steal_size_bucket(victim.stack.available());
   // A thread's stack is always concurrent (uthread.hpp), whatever the pool's mechanism.
-  const Claim claim = victim.stack.request_mode()
-                          ? request_from(victim)
-                          : StealSide(victim.stack)
-                                .steal(pool_.policy(), id, nullptr, history_.task_work_per_cost());
+  const Claim claim =
+      victim.stack.request_mode()
+          ? request_from(victim, started)
+          : StealSide(victim.stack)
+                .steal(pool_.policy(), id, nullptr, history_.task_work_per_cost(started));
   if (!claim) {
     failed_steals.bump();
     steal_sizes_seen[seen].bump();
@@ -139,6 +140,7 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
     return false;
   }
   const std::uint64_t claimed = track_history_ ? monotonic_ns() : 0;
+  if (track_history_) history_.begin(claimed, claim.count, claimed - started);
   clock_.steal_succeeded(victim.id, claim.count);  // now kSwitch: the hand-over
   steals.bump();
   steal_sizes_seen[seen].bump();
@@ -163,8 +165,8 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   return true;
 }
 
-Claim Worker::request_from(WorkerCore& victim) noexcept {
-  const double history = history_.task_work_per_cost();
+Claim Worker::request_from(WorkerCore& victim, std::uint64_t now_ns) noexcept {
+  const double history = history_.task_work_per_cost(now_ns);
   // A cheap look first, as the concurrent thief does. A victim whose head_ carries a flag
   // left by a withdrawn request shows n = 0 here although it may have tasks; it has not
   // polled since, so asking it again now would most likely time out too.
