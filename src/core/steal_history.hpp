@@ -22,14 +22,14 @@ class StealHistory {
   void begin(std::uint64_t claimed_ns, std::int64_t tasks, std::uint64_t cost_ns) noexcept {
     if (running_++ > 0) return;
     outer_at_ = claimed_ns;
-    outer_tasks_ = static_cast<double>(tasks > 0 ? tasks : 1);
-    outer_cost_ = static_cast<double>(cost_ns > 0 ? cost_ns : 1);
+    outer_tasks_ = at_least_one(tasks);
+    outer_cost_ = at_least_one(cost_ns);
   }
 
   void record(std::uint64_t work_ns, std::int64_t tasks, std::uint64_t cost_ns) noexcept {
     if (running_ > 0) --running_;
-    const double w = static_cast<double>(work_ns) / static_cast<double>(tasks > 0 ? tasks : 1);
-    const double c = static_cast<double>(cost_ns > 0 ? cost_ns : 1);
+    const double w = static_cast<double>(work_ns) / at_least_one(tasks);
+    const double c = at_least_one(cost_ns);
     if (samples_ == 0) {
       work_ = w;
       cost_ = c;
@@ -49,9 +49,16 @@ class StealHistory {
     if (running_ == 0 || now_ns <= outer_at_) return 0.0;
     return static_cast<double>(now_ns - outer_at_) / outer_tasks_ / outer_cost_;
   }
-  void reset() noexcept { samples_ = 0; }
 
  private:
+  // A steal takes at least one task and costs at least a nanosecond: no division by zero.
+  static double at_least_one(std::int64_t n) noexcept {
+    return n > 0 ? static_cast<double>(n) : 1.0;
+  }
+  static double at_least_one(std::uint64_t n) noexcept {
+    return n > 0 ? static_cast<double>(n) : 1.0;
+  }
+
   double work_ = 0.0;
   double cost_ = 1.0;
   std::uint64_t samples_ = 0;
