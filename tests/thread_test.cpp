@@ -410,6 +410,42 @@ TEST_P(Threads, MutexesUnderScopedLockKeepCountsExact) {
   });
 }
 
+// A contended unlock frees the mutex and wakes one waiter, which competes again with
+// whoever arrives meanwhile: no waiter may be stranded in the queue (M3 in sync.cpp), or
+// the run ends in the deadlock report's abort. Oversubscribed workers, threads and tasks
+// (a task waits by running threads), critical sections short enough for new arrivals to
+// take the mutex while waiters are queued; `inside` catches two holders at once.
+TEST_P(Threads, ContendedMutexStrandsNoWaiterAndAdmitsOneHolder) {
+  for (const unsigned workers : {2u, 4u}) {
+    weft::Runtime rt(config(GetParam(), workers));
+    for (int round = 0; round < 5; ++round) {
+      rt.run([] {
+        weft::mutex m;
+        std::atomic<int> inside{0};
+        long count = 0;
+        int overlaps = 0;
+        const auto hammer = [&](int times) {
+          for (int i = 0; i < times; ++i) {
+            std::lock_guard lock(m);
+            overlaps += inside.fetch_add(1, std::memory_order_relaxed) != 0 ? 1 : 0;
+            ++count;
+            inside.fetch_sub(1, std::memory_order_relaxed);
+            if (i % 64 == 0) weft::this_thread::yield();
+          }
+        };
+        std::vector<weft::thread> threads;
+        for (int t = 0; t < 24; ++t) threads.emplace_back([&] { hammer(400); });
+        weft::scope([&](weft::Scope& s) {
+          for (int t = 0; t < 4; ++t) s.spawn([&] { hammer(400); });
+        });
+        for (auto& t : threads) t.join();
+        EXPECT_EQ(overlaps, 0);
+        EXPECT_EQ(count, 28L * 400);
+      });
+    }
+  }
+}
+
 TEST_P(Threads, SemaphoreBoundsConcurrencyAndBarrierSeparatesPhases) {
   weft::Runtime rt(config(GetParam(), 2));
   rt.run([] {

@@ -176,9 +176,9 @@ class mutex {
 
  private:
   friend class condition_variable;
-  // The lock word: free, held, or held with waiters queued (M1: waiters_ is non-empty only
-  // while the word says kContended; both change only under waiters_' lock, except the
-  // uncontended transitions free <-> held, which are single CASes).
+  // The lock word: free, held, or held with waiters perhaps queued (M1, M3 in
+  // src/core/threads/sync.cpp: kContended is set and cleared only under waiters_' lock; the
+  // uncontended transitions free <-> held are single CASes).
   static constexpr std::uint32_t kFree = 0;
   static constexpr std::uint32_t kLocked = 1;
   static constexpr std::uint32_t kContended = 2;

@@ -1,10 +1,17 @@
 // The contended halves of weft::mutex, condition_variable and counting_semaphore, all on
 // WaitList (W1-W3 in weft/detail/thread_core.hpp).
 //
-// mutex. M1: its waiter list is non-empty only while the word says kContended, and both
-// change only under the list's lock, except for the uncontended CASes free <-> held. A
-// contended unlock hands the mutex to the oldest waiter without ever freeing it (the word
-// stays held), so a waiter is never overtaken once queued and wakes up owning the mutex.
+// mutex. M1: the word goes to and from kContended, and the waiter list changes, only under
+// the list's lock; the uncontended CASes free <-> held need no lock. A contended unlock
+// frees the word and wakes the oldest waiter, which competes for it again (like std::mutex,
+// no hand-over: a thread arriving meanwhile may take it first). Handing the mutex over
+// made a convoy last: once waiters queued, every later lock queued behind them and each
+// critical section waited for a switch to its holder, and under df a worker whose thread
+// parked ran new threads, which parked on the same cell in turn (Barnes-Hut's tree build:
+// 27 live threads in one run, 788 in the next). M3 (no lost wake-up): while waiters are
+// queued, the word says kContended or a woken waiter is on its way back to the list lock;
+// that waiter, taking the word or queueing again, leaves kContended while any remain
+// queued, so some later unlock wakes the next.
 // condition_variable. A waiter queues itself under the cv's list lock before it unlocks the
 // mutex, so a notify made after that unlock (with or without the mutex) finds it.
 // counting_semaphore. M2: a waiter is queued only while the count is 0, checked under the
@@ -31,8 +38,8 @@ void mutex::lock_contended() {
   if (detail::current_worker_uncached()->runner->home_pool().size() > 1) {
     for (int i = 0; i < kLockSpins; ++i) {
       std::uint32_t s = state_.load(std::memory_order_relaxed);
-      if (s == kContended) break;  // waiters are queued: the mutex goes to them (M1)
       // acquire: the last holder's writes happen-before ours (the uncontended CAS of M1).
+      // A free word with waiters queued is taken too (M1: no hand-over; M3 keeps them).
       if (s == kFree && state_.compare_exchange_weak(s, kLocked, std::memory_order_acquire,
                                                      std::memory_order_relaxed)) {
         return;
@@ -40,30 +47,34 @@ void mutex::lock_contended() {
       platform::cpu_relax();
     }
   }
-  waiters_.lock();
-  std::uint32_t s = state_.load(std::memory_order_relaxed);
   for (;;) {
-    if (s == kFree) {
-      // acquire: the last holder's writes happen-before ours.
-      if (state_.compare_exchange_weak(s, kLocked, std::memory_order_acquire,
-                                       std::memory_order_relaxed)) {
-        waiters_.unlock();
-        return;
+    waiters_.lock();
+    std::uint32_t s = state_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (s == kFree) {
+        // acquire: the last holder's writes happen-before ours. With waiters still queued
+        // the word says kContended, so that our unlock wakes the next (M3).
+        const std::uint32_t taken = waiters_.empty() ? kLocked : kContended;
+        if (state_.compare_exchange_weak(s, taken, std::memory_order_acquire,
+                                         std::memory_order_relaxed)) {
+          waiters_.unlock();
+          return;
+        }
+      } else if (s == kLocked) {
+        // relaxed: the list lock orders the queueing; the holder's unlock CAS then fails.
+        if (state_.compare_exchange_weak(s, kContended, std::memory_order_relaxed)) break;
+      } else {
+        break;  // kContended
       }
-    } else if (s == kLocked) {
-      // relaxed: the list lock orders the queueing; the holder's unlock CAS then fails.
-      if (state_.compare_exchange_weak(s, kContended, std::memory_order_relaxed)) break;
-    } else {
-      break;  // kContended
     }
+    detail::WaitNode node;
+    node.waits_on = this;
+    node.kind = detail::WaitKind::kMutex;
+    node.holder = &owner_;
+    waiters_.push_back(node);
+    waiters_.block(node);
+    // Woken by an unlock that freed the word: compete for it again (M1, M3).
   }
-  detail::WaitNode node;
-  node.waits_on = this;
-  node.kind = detail::WaitKind::kMutex;
-  node.holder = &owner_;
-  waiters_.push_back(node);
-  waiters_.block(node);
-  // Handed over (M1): the mutex is ours; the unlocker's writes happen-before the wake.
 }
 
 void mutex::unlock_misuse() const noexcept {
@@ -74,14 +85,11 @@ void mutex::unlock_misuse() const noexcept {
 
 void mutex::unlock_contended() noexcept {
   waiters_.lock();
-  detail::WaitNode* const next = waiters_.pop_front();
-  if (next == nullptr) {
-    // Unreachable under M1 (kContended implies a waiter); freeing keeps the mutex usable.
-    state_.store(kFree, std::memory_order_release);
-  } else if (waiters_.empty()) {
-    state_.store(kLocked, std::memory_order_relaxed);  // held by `next`, nobody queued
-  }
-  waiters_.unlock();  // `next` records itself as the owner when it returns to lock()
+  detail::WaitNode* const next = waiters_.pop_front();  // none: its waiter took the word
+  // release: our writes happen-before the next holder's acquire. `next`, woken, takes the
+  // word or queues again, and restores kContended if others still wait (M3).
+  state_.store(kFree, std::memory_order_release);
+  waiters_.unlock();
   if (next != nullptr) detail::wake(next);
 }
 
