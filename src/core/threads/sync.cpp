@@ -85,7 +85,9 @@ void mutex::unlock_misuse() const noexcept {
 
 void mutex::unlock_contended() noexcept {
   waiters_.lock();
-  detail::WaitNode* const next = waiters_.pop_front();  // none: its waiter took the word
+  // Somebody is queued whenever an unlock finds kContended (M1, M3); if nobody were,
+  // freeing the word would still leave the mutex usable.
+  detail::WaitNode* const next = waiters_.pop_front();
   // release: our writes happen-before the next holder's acquire. `next`, woken, takes the
   // word or queues again, and restores kContended if others still wait (M3).
   state_.store(kFree, std::memory_order_release);
