@@ -113,55 +113,20 @@ double yield_switch(const Pair& pair, std::size_t n, bool strict, bool spoil) {
   return s * 1e9 / static_cast<double>(2 * n);
 }
 
-// weft::mutex, like std::mutex, does not hand itself over (an unlocker may take it straight
+// Neither weft::mutex nor std::mutex hands itself over (an unlocker may take it straight
 // back: no convoys), so the two threads alternate by a turn variable under the mutex,
-// yielding while it is not their turn, as the std version below does: 2n turns, each
-// checked.
-double weft_mutex_handoff(weft::ThreadSched sched, std::size_t n, bool spoil) {
-  weft::Runtime rt{run_config(1, sched, 0, 0)};
-  weft::mutex m;
+// yielding while it is not their turn: 2n turns, each checked.
+template <class Pair>
+double mutex_turns(const Pair& pair, std::size_t n, bool spoil) {
+  typename Pair::Mutex m;
   int turn = 0, last = -1;
   std::size_t count = 0, repeats = 0;
-  Clock::time_point t0, t1;
-  rt.run([&] {
-    const auto body = [&](int me) {
-      for (std::size_t i = 0; i < n; ++i) {
-        std::unique_lock<weft::mutex> lock(m);
-        while (turn != me) {
-          lock.unlock();
-          weft::this_thread::yield();
-          lock.lock();
-        }
-        repeats += last == me ? 1 : 0;
-        last = me;
-        ++count;
-        turn = 1 - me;
-      }
-    };
-    t0 = Clock::now();
-    weft::thread a(body, 0);
-    weft::thread b(body, 1);
-    a.join();
-    b.join();
-    t1 = Clock::now();
-  });
-  count += spoil ? 1 : 0;
-  check(count == 2 * n && repeats == 0, "mutex: " + std::to_string(count) + " turns, " +
-                                            std::to_string(repeats) + " taken twice in a row");
-  return ns_per(t0, t1, 2 * n);
-}
-
-// The same on OS threads and std::mutex.
-double std_mutex_handoff(std::size_t n, bool spoil) {
-  std::mutex m;
-  int turn = 0, last = -1;
-  std::size_t count = 0, repeats = 0;
-  const double s = StdPair{}.run([&](int me) {
+  const double s = pair.run([&](int me) {
     for (std::size_t i = 0; i < n; ++i) {
-      std::unique_lock<std::mutex> lock(m);
+      std::unique_lock<typename Pair::Mutex> lock(m);
       while (turn != me) {
         lock.unlock();
-        std::this_thread::yield();
+        Pair::yield();
         lock.lock();
       }
       repeats += last == me ? 1 : 0;
@@ -171,7 +136,8 @@ double std_mutex_handoff(std::size_t n, bool spoil) {
     }
   });
   count += spoil ? 1 : 0;
-  check(count == 2 * n && repeats == 0, "std mutex: " + std::to_string(count) + " turns");
+  check(count == 2 * n && repeats == 0, "mutex: " + std::to_string(count) + " turns, " +
+                                            std::to_string(repeats) + " taken twice in a row");
   return s * 1e9 / static_cast<double>(2 * n);
 }
 
@@ -329,8 +295,8 @@ std::vector<MicroOp> micro_ops(const Settings& st) {
       [=] { return yield_switch(StdPair{}, n_os, false, spoil); });
   add("yield", "fcontext", {}, "switch", [=] { return bare_jump(10 * n, spoil); });
   for (const weft::ThreadSched s : scheds)
-    add("mutex", "weft", s, "hand-off", [=] { return weft_mutex_handoff(s, n, spoil); });
-  add("mutex", "std", {}, "hand-off", [=] { return std_mutex_handoff(n_os, spoil); });
+    add("mutex", "weft", s, "hand-off", [=] { return mutex_turns(WeftPair{s}, n, spoil); });
+  add("mutex", "std", {}, "hand-off", [=] { return mutex_turns(StdPair{}, n_os, spoil); });
   for (const weft::ThreadSched s : scheds)
     add("condvar", "weft", s, "round trip",
         [=] { return condvar_ping_pong(WeftPair{s}, n, spoil); });

@@ -52,10 +52,8 @@ class StealHistory {
 
  private:
   // A steal takes at least one task and costs at least a nanosecond: no division by zero.
-  static double at_least_one(std::int64_t n) noexcept {
-    return n > 0 ? static_cast<double>(n) : 1.0;
-  }
-  static double at_least_one(std::uint64_t n) noexcept {
+  template <class Count>
+  static double at_least_one(Count n) noexcept {
     return n > 0 ? static_cast<double>(n) : 1.0;
   }
 
