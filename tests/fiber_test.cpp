@@ -201,6 +201,30 @@ TEST(FiberStackPool, KeepsAtMostItsLimitIdle) {
   EXPECT_EQ(pool.pooled(), 2u);
 }
 
+// Batches for a caller's own cache: taking maps nothing, giving back keeps up to the limit.
+TEST(FiberStackPool, TakesOnlyIdleStacksAndGivesBackUpToItsLimit) {
+  FiberStackPool pool(4096, 3);
+  FiberStack out[5];
+  EXPECT_EQ(pool.take_idle(out, 5), 0u) << "nothing idle: nothing mapped either";
+  for (FiberStack& s : out) s = pool.acquire();
+  EXPECT_EQ(pool.live(), 5u);
+  pool.give_back(out, 5);
+  EXPECT_EQ(pool.live(), 0u);
+  EXPECT_EQ(pool.pooled(), 3u) << "two over the limit are unmapped";
+  FiberStack again[5];
+  EXPECT_EQ(pool.take_idle(again, 2), 2u);
+  EXPECT_EQ(pool.pooled(), 1u);
+  EXPECT_EQ(pool.live(), 2u);
+  EXPECT_EQ(pool.take_idle(again + 2, 3), 1u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NE(again[i].mapping, nullptr);
+    weft::platform::forget_frames(again[i]);
+    again[i].bottom()[0] = 1;  // still mapped, still writable
+  }
+  pool.give_back(again, 3);
+  EXPECT_EQ(pool.pooled(), 3u);
+}
+
 TEST(FiberStack, AnImpossibleStackNamesTheLimit) {
   try {
     weft::platform::map_fiber_stack(std::size_t{1} << 50);

@@ -90,6 +90,57 @@ TEST_P(Threads, DetachedThreadsFinishBeforeTheRuntimeIsDestroyed) {
   EXPECT_EQ(done.load(), 50);
 }
 
+// Threads end on other workers than the ones that made them (each worker keeps a few idle
+// stacks and blocks of its own, and trades the rest through the shared pool): every stack
+// comes back, so the ones that were live together are all idle at the end.
+TEST_P(Threads, EveryStackComesBackWhateverWorkerTheThreadEndsOn) {
+  constexpr unsigned kWorkers = 4;
+  constexpr int kTogether = 300;  // under the shared pool's limit of 1,024 idle stacks
+  weft::Runtime rt(config(GetParam(), kWorkers));
+  for (int round = 0; round < 3; ++round) {
+    rt.run([] {
+      weft::mutex m;
+      weft::condition_variable cv;
+      int waiting = 0;
+      bool go = false;
+      std::vector<weft::thread> threads;
+      for (int i = 0; i < kTogether; ++i) {
+        threads.emplace_back([&] {
+          std::unique_lock lock(m);
+          ++waiting;
+          cv.wait(lock, [&] { return go; });
+        });
+      }
+      for (;;) {
+        std::unique_lock lock(m);
+        if (waiting == kTogether) break;
+        lock.unlock();
+        weft::thread([] {}).join();
+      }
+      {
+        std::lock_guard lock(m);
+        go = true;
+      }
+      cv.notify_all();
+      // Short threads joined by tasks, which thieves take to other workers.
+      weft::parallel_for(0, 2000, [](int) { weft::thread([] {}).join(); });
+      for (auto& t : threads) t.join();
+    });
+    // A thread is live until its worker has released its stack, just after run() returns.
+    for (int wait = 0; wait < 10000 && rt.stats().threads.live > 0; ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const weft::ThreadStats s = rt.stats().threads;
+    ASSERT_EQ(s.live, 0u);
+    EXPECT_EQ(s.stack_bytes_live, 0u);
+    EXPECT_GE(s.max_live, static_cast<std::uint64_t>(kTogether));
+    EXPECT_GE(s.stack_bytes_pooled, kTogether * weft_test::kThreadStackBytes)
+        << "round " << round << ": a stack that was live went missing";
+    EXPECT_LE(s.stack_bytes_pooled, (1024 + kWorkers * 32) * weft_test::kThreadStackBytes)
+        << "round " << round << ": more stacks idle than the pools keep";
+  }
+}
+
 TEST_P(Threads, ThousandThreadsBlockedOnOneConditionAreAllReleased) {
   weft::Runtime rt(config(GetParam(), 2));
   rt.run([] {

@@ -31,7 +31,7 @@ const Config& validated(const Config& config) {
 Pool::Pool(const Config& config)
     : config_(validated(config)),
       fork_generation_(platform::fork_generation()),
-      thread_store_(*this, config.thread_stack_bytes),
+      thread_store_(*this, config.thread_stack_bytes, config_.resolved_workers()),
       threads_(config.thread_sched),
       task_waits_(config.resolved_workers()),
       deadlock_watch_(config.deadlock, config.deadlock_ms) {

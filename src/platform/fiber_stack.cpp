@@ -59,14 +59,18 @@ FiberStack map_fiber_stack(std::size_t usable_bytes) {
   return s;
 }
 
+void forget_frames([[maybe_unused]] const FiberStack& stack) noexcept {
+#if WEFT_DETAIL_ASAN
+  __asan_unpoison_memory_region(stack.bottom(), stack.usable_bytes());
+#endif
+}
+
 void unmap_fiber_stack(const FiberStack& stack) noexcept {
   if (stack.mapping == nullptr) return;
-#if WEFT_DETAIL_ASAN
   // A thread that ended here left its frames' redzones in ASan's shadow, and a later mapping
   // at this address (a new stack, often) would inherit them: ASan then takes its own frames
   // for overflows, and its report of them fails a CHECK.
-  __asan_unpoison_memory_region(stack.bottom(), stack.usable_bytes());
-#endif
+  forget_frames(stack);
   ::munmap(stack.mapping, stack.mapping_bytes);
 }
 
@@ -92,26 +96,38 @@ FiberStack FiberStackPool::acquire() {
   if (s.mapping == nullptr) {
     s = map_fiber_stack(usable_bytes_);
   } else {
-#if WEFT_DETAIL_ASAN
-    // The last thread on it never returned from its frames: clear ASan's redzones.
-    __asan_unpoison_memory_region(s.bottom(), s.usable_bytes());
-#endif
+    forget_frames(s);  // the last thread on it never returned from its frames
   }
   live_.fetch_add(1, std::memory_order_relaxed);
   return s;
 }
 
-void FiberStackPool::release(const FiberStack& stack) noexcept {
-  live_.fetch_sub(1, std::memory_order_relaxed);
+std::size_t FiberStackPool::take_idle(FiberStack* out, std::size_t n) noexcept {
+  std::size_t taken = 0;
   {
     std::lock_guard lock(mutex_);
-    if (idle_.size() < max_pooled_) {
-      idle_.push_back(stack);  // within the capacity reserved up front
-      pooled_.store(idle_.size(), std::memory_order_relaxed);
-      return;
+    while (taken < n && !idle_.empty()) {
+      out[taken++] = idle_.back();
+      idle_.pop_back();
     }
+    pooled_.store(idle_.size(), std::memory_order_relaxed);
   }
-  unmap_fiber_stack(stack);
+  live_.fetch_add(taken, std::memory_order_relaxed);
+  return taken;
 }
+
+void FiberStackPool::give_back(const FiberStack* stacks, std::size_t n) noexcept {
+  live_.fetch_sub(n, std::memory_order_relaxed);
+  std::size_t kept = 0;
+  {
+    std::lock_guard lock(mutex_);
+    // Within the capacity reserved up front: never allocates.
+    while (kept < n && idle_.size() < max_pooled_) idle_.push_back(stacks[kept++]);
+    pooled_.store(idle_.size(), std::memory_order_relaxed);
+  }
+  for (std::size_t i = kept; i < n; ++i) unmap_fiber_stack(stacks[i]);
+}
+
+void FiberStackPool::release(const FiberStack& stack) noexcept { give_back(&stack, 1); }
 
 }  // namespace weft::platform

@@ -3,9 +3,12 @@
 // neighbour), and pooled, because a mapping costs two system calls and a pooled stack none.
 //
 // The pool is shared by every OS thread that creates user-level threads, so it is guarded
-// by one mutex; it holds at most `max_pooled` idle stacks and unmaps the rest. A stack comes
-// out of the pool unpoisoned for AddressSanitizer: the thread that last ran on it ended
-// without returning from its frames, and ASan would otherwise keep their redzones.
+// by one mutex; it holds at most `max_pooled` idle stacks and unmaps the rest. Callers that
+// make threads often keep a few stacks of their own in front of it and move them in and out
+// in batches (take_idle, give_back), so that the mutex is not taken per thread. A stack
+// comes out of the pool unpoisoned for AddressSanitizer (forget_frames): the thread that
+// last ran on it ended without returning from its frames, and ASan would otherwise keep
+// their redzones.
 #pragma once
 
 #include <atomic>
@@ -39,6 +42,9 @@ std::size_t page_bytes() noexcept;
 // that many small stacks hit first (each is two mappings: guard and stack).
 FiberStack map_fiber_stack(std::size_t usable_bytes);
 void unmap_fiber_stack(const FiberStack& stack) noexcept;
+// Clears what AddressSanitizer remembers of the frames of a fiber that ended on `stack`
+// without returning from them; a no-op in other builds. Needed before a stack is reused.
+void forget_frames(const FiberStack& stack) noexcept;
 
 class FiberStackPool {
  public:
@@ -52,9 +58,15 @@ class FiberStackPool {
   FiberStack acquire();
   // Gives back a stack from acquire() that nothing runs on any more.
   void release(const FiberStack& stack) noexcept;
+  // Moves up to `n` idle stacks into `out` without mapping any; returns how many. The caller
+  // calls forget_frames on each before it runs a fiber there.
+  std::size_t take_idle(FiberStack* out, std::size_t n) noexcept;
+  // release() for `n` stacks at once, under one lock.
+  void give_back(const FiberStack* stacks, std::size_t n) noexcept;
 
   std::size_t usable_bytes() const noexcept { return usable_bytes_; }
-  // Stacks handed out and not given back; stacks idle in the pool (relaxed readings).
+  // Stacks handed out (to fibers or to callers' own caches) and not given back; stacks idle
+  // in the pool (relaxed readings).
   std::size_t live() const noexcept { return live_.load(std::memory_order_relaxed); }
   std::size_t pooled() const noexcept { return pooled_.load(std::memory_order_relaxed); }
 

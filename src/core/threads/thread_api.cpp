@@ -10,11 +10,20 @@
 
 namespace weft::detail {
 
+namespace {
+// The worker of `pool` running the caller, for its own free lists (U2); kNoWorker elsewhere
+// (a worker of another runtime, or no worker at all).
+int own_worker(const Pool& pool) noexcept {
+  Worker* const w = current_worker_uncached()->runner;
+  return w != nullptr && &w->home_pool() == &pool ? w->id : ThreadStore::kNoWorker;
+}
+}  // namespace
+
 UThread* start_thread(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes) {
   (void)sync_caller("weft::thread's constructor");
   WorkerCore* const core = current_worker_uncached();
   Pool& pool = core->runner->home_pool();
-  UThread* const t = pool.thread_store().make(std::move(body), stack_bytes);
+  UThread* const t = pool.thread_store().make(std::move(body), stack_bytes, core->runner->id);
   if (pool.threads().add_new(t, core->thread)) {
     // df: the child runs at once, here; we wait ready beside it.
     switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kRunChild, .child = t});
@@ -38,7 +47,7 @@ void join_thread(UThread* t) {
   // The thread has finished; its error is ours alone now.
   std::exception_ptr error = std::move(t->error);
   t->error = nullptr;
-  t->pool->thread_store().unref(*t);
+  t->pool->thread_store().unref(*t, own_worker(*t->pool));
   if (error) std::rethrow_exception(error);
 }
 
@@ -48,7 +57,7 @@ void detach_thread(UThread* t) noexcept {
   const bool failed = t->finished && t->error;
   t->join_list.unlock();
   if (failed) exception_left_detached(*t);
-  t->pool->thread_store().unref(*t);
+  t->pool->thread_store().unref(*t, own_worker(*t->pool));
 }
 
 std::uint64_t thread_number(const UThread* t) noexcept { return t->number; }

@@ -137,8 +137,8 @@ UThread* Worker::finish_switch(UThread* t) noexcept {
       return a.child;
     case AfterSwitch::kExit:
       sched.remove(t);
-      pool_.thread_store().release_stack(*t);
-      pool_.thread_store().unref(*t);
+      pool_.thread_store().release_stack(*t, id);
+      pool_.thread_store().unref(*t, id);
       return nullptr;
   }
   return nullptr;
@@ -151,10 +151,10 @@ void Worker::run_claim_as_thread(Claim claim, WorkerCore* owner) noexcept {
   };
   try {
     UThread* const t = pool_.thread_store().make(
-        std::make_unique<ThreadBodyOf<decltype(body)>>(body), stack_bytes_);
+        std::make_unique<ThreadBodyOf<decltype(body)>>(body), stack_bytes_, id);
     t->detached = true;
     pool_.threads().add_new(t, nullptr);
-    pool_.thread_store().unref(*t);  // nobody joins it: its owner joins the slots
+    pool_.thread_store().unref(*t, id);  // nobody joins it: its owner joins the slots
   } catch (...) {
     // No memory for a stack: run the claim here after all (the waiter's risk, not a lost
     // task).

@@ -17,23 +17,73 @@ Index thread_task_slots(std::size_t stack_bytes) noexcept {
 }
 }  // namespace
 
-ThreadStore::ThreadStore(Pool& pool, std::size_t default_stack_bytes)
-    : pool_(pool), default_stacks_(default_stack_bytes, /*max_pooled=*/1024) {}
+ThreadStore::ThreadStore(Pool& pool, std::size_t default_stack_bytes, std::size_t workers)
+    : pool_(pool),
+      default_stacks_(default_stack_bytes, /*max_pooled=*/1024),
+      own_(std::make_unique<OwnLists[]>(workers)),
+      workers_(workers) {}
 
-ThreadStore::~ThreadStore() = default;
+ThreadStore::~ThreadStore() {
+  // The workers have stopped: their idle stacks go back, to be kept or unmapped.
+  for (std::size_t w = 0; w < workers_; ++w) {
+    own_[w].stacks.drain(
+        [&](const platform::FiberStack* s, std::size_t n) { default_stacks_.give_back(s, n); });
+  }
+}
 
-UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes) {
+std::size_t ThreadStore::stack_bytes_pooled() const noexcept {
+  std::size_t idle = default_stacks_.pooled();
+  for (std::size_t w = 0; w < workers_; ++w) idle += own_[w].stacks.count();
+  return idle * default_stacks_.usable_bytes();
+}
+
+platform::FiberStack ThreadStore::acquire_default_stack(int worker) {
+  if (worker == kNoWorker) return default_stacks_.acquire();
+  platform::FiberStack s;
+  const bool reused = own_[worker].stacks.pop(s, [&](platform::FiberStack* into, std::size_t n) {
+    return default_stacks_.take_idle(into, n);
+  });
+  if (!reused) return default_stacks_.acquire();  // none idle anywhere: a new mapping
+  platform::forget_frames(s);  // the last thread on it never returned from its frames
+  return s;
+}
+
+UThread* ThreadStore::reuse_block(int worker) noexcept {
+  const auto from_shared = [&](UThread** into, std::size_t n) {
+    std::lock_guard lock(mutex_);
+    const std::size_t taken = std::min(n, free_.size());
+    std::copy(free_.end() - static_cast<std::ptrdiff_t>(taken), free_.end(), into);
+    free_.resize(free_.size() - taken);
+    return taken;
+  };
+  UThread* t = nullptr;
+  if (worker != kNoWorker) {
+    (void)own_[worker].blocks.pop(t, from_shared);
+  } else {
+    (void)from_shared(&t, 1);
+  }
+  return t;
+}
+
+void ThreadStore::recycle_block(UThread& t, int worker) noexcept {
+  const auto to_shared = [&](UThread* const* from, std::size_t n) {
+    std::lock_guard lock(mutex_);
+    // all_ reserves what free_ could ever hold (make), so this never allocates.
+    free_.insert(free_.end(), from, from + n);
+  };
+  if (worker != kNoWorker) {
+    own_[worker].blocks.push(&t, to_shared);
+  } else {
+    UThread* const one = &t;
+    to_shared(&one, 1);
+  }
+}
+
+UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes, int worker) {
   const bool pooled_size = stack_bytes == 0 || stack_bytes == default_stacks_.usable_bytes();
   platform::FiberStack stack =
-      pooled_size ? default_stacks_.acquire() : platform::map_fiber_stack(stack_bytes);
-  UThread* t = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    if (!free_.empty()) {
-      t = free_.back();
-      free_.pop_back();
-    }
-  }
+      pooled_size ? acquire_default_stack(worker) : platform::map_fiber_stack(stack_bytes);
+  UThread* t = reuse_block(worker);
   if (t == nullptr) {
     auto made = std::make_unique<UThread>();
     made->core.stack.init(thread_task_slots(default_stacks_.usable_bytes()),
@@ -44,6 +94,7 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
     t = made.get();
     std::lock_guard lock(mutex_);
     all_.push_back(std::move(made));
+    free_.reserve(all_.capacity());  // recycle_block never allocates
   }
   t->stack = stack;
   t->pooled_stack = pooled_size;
@@ -77,9 +128,13 @@ std::vector<UThread*> ThreadStore::blocks() {
   return out;
 }
 
-void ThreadStore::release_stack(UThread& t) noexcept {
+void ThreadStore::release_stack(UThread& t, int worker) noexcept {
   stack_bytes_live_.fetch_sub(t.stack.usable_bytes(), std::memory_order_relaxed);
-  if (t.pooled_stack) {
+  if (t.pooled_stack && worker != kNoWorker) {
+    own_[worker].stacks.push(t.stack, [&](const platform::FiberStack* s, std::size_t n) {
+      default_stacks_.give_back(s, n);
+    });
+  } else if (t.pooled_stack) {
     default_stacks_.release(t.stack);
   } else {
     platform::unmap_fiber_stack(t.stack);
@@ -89,11 +144,10 @@ void ThreadStore::release_stack(UThread& t) noexcept {
   live_.fetch_sub(1, std::memory_order_release);
 }
 
-void ThreadStore::unref(UThread& t) noexcept {
+void ThreadStore::unref(UThread& t, int worker) noexcept {
   // acq_rel: the other owner's accesses happen-before the block's reuse.
   if (t.refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  std::lock_guard lock(mutex_);
-  free_.push_back(&t);
+  recycle_block(t, worker);
 }
 
 }  // namespace weft::detail

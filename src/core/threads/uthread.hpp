@@ -8,7 +8,8 @@
 //   done      its body returned or threw; the joiner, if one waits, is woken. The fiber then
 //             switches to its worker's own stack for good, and that worker gives the stack
 //             back to the pool and drops the fiber's reference (thread_runner.cpp).
-//   recycled  when both references are gone: back in the store's free list.
+//   recycled  when both references are gone: back in a free list, the worker's own or the
+//             store's.
 //
 // Blocks are never freed while the Pool lives (U1): a thief that read a thread's task stack
 // from a worker's running_core or from the stealable list may claim from it after the
@@ -16,6 +17,13 @@
 // protocol decides, as for any stack. The task stack always uses the concurrent mechanism:
 // a parked thread cannot answer a steal request, and its unstarted tasks must stay
 // stealable.
+//
+// A worker's own free lists (U2) are touched only by the OS thread running that worker, and
+// only inside make, release_stack and unref, which never switch fibers (W1 in
+// worker_free_list.hpp); a block's reuse still waits for both references (the acq_rel
+// decrement), whichever list it goes to. The shared lists take what a worker's own lists
+// spill and refill them, half a list at a time, so a worker that makes threads another
+// ends still takes the store's lock once in 16 threads, not once a thread.
 #pragma once
 
 #include <atomic>
@@ -26,9 +34,11 @@
 #include <mutex>
 #include <vector>
 
+#include "core/threads/worker_free_list.hpp"
 #include "platform/exception_state.hpp"
 #include "platform/fiber_context.hpp"
 #include "platform/fiber_stack.hpp"
+#include "weft/detail/task_stack.hpp"
 #include "weft/detail/thread_core.hpp"
 #include "weft/detail/worker_core.hpp"
 
@@ -90,21 +100,26 @@ struct UThread {
   std::uint64_t folded_inline_loops = 0;
 };
 
-// Makes, recycles and keeps every UThread of one Pool (U1).
+// Makes, recycles and keeps every UThread of one Pool (U1). Each worker keeps a few free
+// blocks and default-size stacks of its own (worker_free_list.hpp), so that making and
+// ending a thread takes no lock while they last (U2); the calls take the worker they run on,
+// or kNoWorker off the pool's workers, which go to the shared lists under their locks.
 class ThreadStore {
  public:
-  ThreadStore(Pool& pool, std::size_t default_stack_bytes);
+  static constexpr int kNoWorker = -1;
+
+  ThreadStore(Pool& pool, std::size_t default_stack_bytes, std::size_t workers);
   ~ThreadStore();
   ThreadStore(const ThreadStore&) = delete;
   ThreadStore& operator=(const ThreadStore&) = delete;
 
   // A thread ready to be first switched to; stack_bytes 0 takes the default. Throws what the
   // stack mapping throws (std::system_error naming vm.max_map_count).
-  UThread* make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes);
+  UThread* make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes, int worker);
   // The fiber has ended for good: its stack goes back (called on a worker's own stack).
-  void release_stack(UThread& t) noexcept;
+  void release_stack(UThread& t, int worker) noexcept;
   // Drops one reference; the last one recycles the block.
-  void unref(UThread& t) noexcept;
+  void unref(UThread& t, int worker) noexcept;
 
   std::size_t default_stack_bytes() const noexcept { return default_stacks_.usable_bytes(); }
   // Every block made so far, ended or not (U1): for reports, which skip the kDone ones.
@@ -121,13 +136,24 @@ class ThreadStore {
   std::size_t stack_bytes_live() const noexcept {
     return stack_bytes_live_.load(std::memory_order_relaxed);
   }
-  std::size_t stack_bytes_pooled() const noexcept {
-    return default_stacks_.pooled() * default_stacks_.usable_bytes();
-  }
+  // Idle stacks in the shared pool and in the workers' own lists.
+  std::size_t stack_bytes_pooled() const noexcept;
 
  private:
+  static constexpr std::size_t kOwnListCapacity = 32;
+  struct alignas(kFalseSharingRange) OwnLists {
+    WorkerFreeList<platform::FiberStack, kOwnListCapacity> stacks;
+    WorkerFreeList<UThread*, kOwnListCapacity> blocks;
+  };
+
+  platform::FiberStack acquire_default_stack(int worker);
+  UThread* reuse_block(int worker) noexcept;
+  void recycle_block(UThread& t, int worker) noexcept;
+
   Pool& pool_;
   platform::FiberStackPool default_stacks_;
+  std::unique_ptr<OwnLists[]> own_;  // one per worker
+  std::size_t workers_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<UThread>> all_;  // guarded by mutex_; never shrinks (U1)
   std::vector<UThread*> free_;                 // guarded by mutex_
