@@ -524,6 +524,12 @@ TEST(ThreadStacks, AStackTheSystemRefusesNamesVmMaxMapCount) {
     });
   }
   EXPECT_TRUE(contains(message, "vm.max_map_count")) << message;
+  // The refused thread's block went back for the next thread: threads work as before.
+  int ran = 0;
+  rt.run([&] {
+    for (int i = 0; i < 3; ++i) weft::thread([&] { ++ran; }).join();
+  });
+  EXPECT_EQ(ran, 3);
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ UThread* ThreadStore::reuse_block(int worker) noexcept {
 void ThreadStore::recycle_block(UThread& t, int worker) noexcept {
   const auto to_shared = [&](UThread* const* from, std::size_t n) {
     std::lock_guard lock(mutex_);
-    // all_ reserves what free_ could ever hold (make), so this never allocates.
+    // make reserves room in free_ for every block, so this never allocates.
     free_.insert(free_.end(), from, from + n);
   };
   if (worker != kNoWorker) {
@@ -80,9 +80,6 @@ void ThreadStore::recycle_block(UThread& t, int worker) noexcept {
 }
 
 UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_bytes, int worker) {
-  const bool pooled_size = stack_bytes == 0 || stack_bytes == default_stacks_.usable_bytes();
-  platform::FiberStack stack =
-      pooled_size ? acquire_default_stack(worker) : platform::map_fiber_stack(stack_bytes);
   UThread* t = reuse_block(worker);
   if (t == nullptr) {
     auto made = std::make_unique<UThread>();
@@ -91,10 +88,20 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
     made->core.pool = &pool_;
     made->core.thread = made.get();
     made->pool = &pool_;
-    t = made.get();
     std::lock_guard lock(mutex_);
+    // Room in free_ for every block, so that recycle_block never allocates; doubled, so that
+    // making n blocks copies O(n) pointers.
+    if (free_.capacity() < all_.size() + 1) free_.reserve(2 * (all_.size() + 1));
     all_.push_back(std::move(made));
-    free_.reserve(all_.capacity());  // recycle_block never allocates
+    t = all_.back().get();
+  }
+  const bool pooled_size = stack_bytes == 0 || stack_bytes == default_stacks_.usable_bytes();
+  platform::FiberStack stack;
+  try {
+    stack = pooled_size ? acquire_default_stack(worker) : platform::map_fiber_stack(stack_bytes);
+  } catch (...) {
+    recycle_block(*t, worker);  // the mapping failed: the block waits for the next thread
+    throw;
   }
   t->stack = stack;
   t->pooled_stack = pooled_size;
