@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -319,7 +320,9 @@ void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
 
   std::mt19937_64 rng(seed);
   const auto capacity = static_cast<std::size_t>(stack.capacity());
-  while (owner.pushed() < total) {
+  // The last tasks are kept for the end (below); one pass of the loop pushes at most 600.
+  constexpr std::int64_t kKeptForTheEnd = 1000;
+  while (owner.pushed() < total - kKeptForTheEnd) {
     if (!owner.has_room()) {
       owner.pop();
       continue;
@@ -355,7 +358,18 @@ void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
       }
     }
   }
+  // The rest go up a full stack at a time, each held until some thief has taken a task: on a
+  // loaded machine the thieves may otherwise never run while the stack is deep enough
+  // (fixed:20 takes only from 20 tasks up), and the test would have exercised nothing.
   owner.pop_all();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (owner.can_push()) {
+    while (owner.can_push()) owner.push();
+    while (totals.tasks.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    owner.pop_all();
+  }
   stop.store(true, std::memory_order_release);
   for (auto& t : threads) t.join();
 

@@ -141,6 +141,25 @@ TEST_P(Threads, EveryStackComesBackWhateverWorkerTheThreadEndsOn) {
   }
 }
 
+// A handle taken out of run() and detached on a thread that is no worker: its block goes
+// back through the shared list, and the threads made after it reuse it.
+TEST_P(Threads, AThreadDetachedOffTheRuntimeGivesItsBlockBack) {
+  std::atomic<int> done{0};
+  weft::Runtime rt(config(GetParam(), 2));
+  weft::thread kept;
+  rt.run([&] { kept = weft::thread([&] { done.fetch_add(1); }); });
+  ASSERT_TRUE(kept.joinable());
+  // Usually ended by now, so that this handle's reference is the last one.
+  for (int wait = 0; wait < 10000 && rt.stats().threads.live > 0; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  kept.detach();  // here, off every worker
+  rt.run([&] {
+    for (int i = 0; i < 100; ++i) weft::thread([&] { done.fetch_add(1); }).join();
+  });
+  EXPECT_EQ(done.load(), 101);
+}
+
 TEST_P(Threads, ThousandThreadsBlockedOnOneConditionAreAllReleased) {
   weft::Runtime rt(config(GetParam(), 2));
   rt.run([] {
