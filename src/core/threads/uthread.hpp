@@ -19,7 +19,7 @@
 // stealable.
 //
 // A worker's own free lists (U2) are touched only by the OS thread running that worker, and
-// only inside make, release_stack and unref, which never switch fibers (W1 in
+// only inside make, release_stack and unref, which never switch fibers (F1 in
 // worker_free_list.hpp); a block's reuse still waits for both references (the acq_rel
 // decrement), whichever list it goes to. The shared lists take what a worker's own lists
 // spill and refill them, half a list at a time, so a worker that makes threads another

@@ -3,7 +3,7 @@
 // blocks and stacks from here without a lock, and goes to the shared list only to refill an
 // empty list or to spill a full one, half a list at a time.
 //
-// Invariant W1: only one OS thread touches a list at a time: the one running its worker,
+// Invariant F1: only one OS thread touches a list at a time: the one running its worker,
 // between two fiber switches (nothing here switches). `count_` alone is read by others
 // (statistics), hence atomic; its owner's relaxed stores are all the ordering a reading
 // needs, since it only reports.
@@ -34,8 +34,8 @@ class WorkerFreeList {
     return true;
   }
 
-  // Keeps `item`; a full list first hands its older half to `spill(const T* from, n)`,
-  // which the most recently freed (the ones warm in cache) stay behind.
+  // Keeps `item`. A full list first hands its older half to `spill(const T* from, n)`, so
+  // that the most recently freed items, the ones still warm in cache, stay here.
   template <class Spill>
   void push(const T& item, Spill&& spill) {
     std::size_t n = count_.load(std::memory_order_relaxed);
