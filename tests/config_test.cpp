@@ -284,7 +284,7 @@ TEST_F(FromEnv, NoVariablesGiveTheDefaults) {
   const weft::Config d;
   EXPECT_EQ(c.workers, d.workers);
   EXPECT_EQ(c.seed, d.seed);
-  EXPECT_EQ(c.pin, false);
+  EXPECT_EQ(c.pin, weft::Pinning::kAuto);
   EXPECT_EQ(c.steal.spec(), "adaptive");
   EXPECT_EQ(c.mechanism, weft::StealMechanism::kConcurrent);
   EXPECT_EQ(c.task_slots, 0u);  // derived from the worker stack
@@ -375,14 +375,18 @@ TEST_F(FromEnv, Seed) {
 TEST_F(FromEnv, Pin) {
   for (const char* yes : {"1", "true", "yes", "on"}) {
     setenv("WEFT_PIN", yes, 1);
-    EXPECT_TRUE(weft::Config::from_env().pin) << yes;
+    EXPECT_EQ(weft::Config::from_env().pin, weft::Pinning::kOn) << yes;
   }
   for (const char* no : {"0", "false", "no", "off"}) {
     setenv("WEFT_PIN", no, 1);
-    EXPECT_FALSE(weft::Config::from_env().pin) << no;
+    EXPECT_EQ(weft::Config::from_env().pin, weft::Pinning::kOff) << no;
   }
+  setenv("WEFT_PIN", "auto", 1);
+  EXPECT_EQ(weft::Config::from_env().pin, weft::Pinning::kAuto);
   unsetenv("WEFT_PIN");
-  for (const char* bad : {"2", "maybe", "TRUE "}) expect_rejected("WEFT_PIN", bad);
+  for (const char* bad : {"2", "maybe", "TRUE ", "Auto"}) expect_rejected("WEFT_PIN", bad);
+  // Only the setting that was a boolean takes the other spellings.
+  expect_rejected("WEFT_ADAPTIVE_FORK", "on");
 }
 
 TEST_F(FromEnv, ProfileAndTraceEvents) {
@@ -478,7 +482,7 @@ TEST_F(FromEnv, SeveralVariablesTogether) {
   EXPECT_EQ(c.workers, 6u);
   EXPECT_EQ(c.steal.spec(), "fixed:3");
   EXPECT_EQ(c.seed, 7u);
-  EXPECT_TRUE(c.pin);
+  EXPECT_EQ(c.pin, weft::Pinning::kOn);
   EXPECT_EQ(c.task_slots, 1024u);
   EXPECT_EQ(c.worker_stack_bytes, std::size_t{8} << 20);
 }

@@ -142,7 +142,7 @@ TEST(Lifecycle, SeveralRuntimesAliveAtOnceFromSeveralThreads) {
 TEST(Lifecycle, PinnedWorkersRun) {
   weft::Config c = weft_test::base_config();
   c.workers = 2;
-  c.pin = true;
+  c.pin = weft::Pinning::kOn;
   weft::Runtime rt(c);
   EXPECT_EQ(rt.run([] { return weft_fib(20); }), serial_fib(20));
 }

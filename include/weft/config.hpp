@@ -112,6 +112,16 @@ enum class LoopFrames : std::uint8_t { kStack, kPool };
 // serially when nobody is idle; kLazy starts serially and hands the rest of the range out
 // as soon as a worker goes idle.
 enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
+// Whether each worker thread is bound to one CPU of the process's affinity mask (worker i to
+// its i-th CPU, round robin): kOff never, kOn always, kAuto when there are exactly as many
+// workers as CPUs in the mask, two or more. There the kernel, left to itself, lets a
+// worker that is looking for work share the CPU of the worker that has it while another CPU
+// is idle: idle workers that stay awake across a serial stretch of the thread calling run()
+// are crowded onto the CPUs it leaves free, and one that keeps yielding looks cache-hot to
+// the load balancer, which leaves it there for milliseconds after that thread blocks
+// (docs/ARCHITECTURE.md, "Pinning"). Fewer workers than CPUs leave room for that thread;
+// more share the CPUs anyway, and the kernel balances them better than a fixed binding.
+enum class Pinning : std::uint8_t { kOff, kOn, kAuto };
 // Which ready user-level thread (weft::thread) an idle worker runs next
 // (docs/ARCHITECTURE.md, "User-level threads"):
 //   kFifo  the oldest ready thread: a created child is queued and its creator runs on
@@ -166,8 +176,10 @@ struct Config {
   std::uint32_t idle_awake_us = 200;
   // Seeds each worker's victim-selection generator (mixed with the worker id). (WEFT_SEED)
   std::uint64_t seed = 0x5eedf00d;
-  // Pin worker i to CPU i mod hardware_concurrency(). (WEFT_PIN=0|1)
-  bool pin = false;
+  // Bind worker i to the i-th CPU (mod their number) of the process's affinity mask: never,
+  // always, or when the workers are exactly as many as those CPUs (Pinning).
+  // (WEFT_PIN=0|1|auto; 0 and 1 also as false/true, no/yes, off/on)
+  Pinning pin = Pinning::kAuto;
   // Task slots per worker (64 bytes each); 0 derives them from worker_stack_bytes (one per
   // 64 bytes of stack: 1 Mi slots for 64 MiB). The slots are reserved address space, and
   // only the pages a program reaches are touched. A full stack runs further spawns at once,

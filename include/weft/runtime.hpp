@@ -115,6 +115,8 @@ class Runtime {
 
   unsigned workers() const noexcept;
   const Config& config() const noexcept;
+  // Whether the workers are bound to CPUs: what Config::pin decided for this machine.
+  bool workers_pinned() const noexcept;
 
   // Counters summed over workers, and per worker. Exact once run() has returned; a
   // consistent-enough snapshot while tasks run.

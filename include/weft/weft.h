@@ -58,7 +58,8 @@ typedef struct weft_config {
   char steal[32];            /* "adaptive" (default), "one", "half" or "fixed:D" */
   char mechanism[16];        /* "concurrent" (default) or "request" */
   uint64_t seed;             /* the victims' random streams */
-  int pin;                   /* 1: worker i on CPU i mod the CPU count */
+  int pin;                   /* 0: never, 1: worker i on the i-th allowed CPU, 2: (default)
+                                when the workers are as many as the allowed CPUs */
   size_t worker_stack_bytes; /* each worker's stack; 64 KiB to 1 GiB */
   size_t task_slots;         /* task slots per worker; 0: from the stack size */
   int profile;               /* 1: keep the busy/steal/idle/switch profile */

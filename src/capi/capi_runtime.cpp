@@ -37,7 +37,7 @@ weft_config from_cpp(const weft::Config& k) {
   copy_field(c.steal, k.steal.spec());
   copy_field(c.mechanism, weft::mechanism_name(k.mechanism));
   c.seed = k.seed;
-  c.pin = k.pin ? 1 : 0;
+  c.pin = static_cast<int>(k.pin);
   c.worker_stack_bytes = k.worker_stack_bytes;
   c.task_slots = k.task_slots;
   c.profile = k.profile ? 1 : 0;
@@ -50,9 +50,9 @@ weft::Config to_cpp(const weft_config& c) {
   k.steal = weft::StealPolicy::parse(field(c.steal, sizeof c.steal, "steal"), "steal");
   k.mechanism = weft::parse_mechanism(field(c.mechanism, sizeof c.mechanism, "mechanism"));
   k.seed = c.seed;
-  if (c.pin != 0 && c.pin != 1) throw weft::ConfigError("pin: expected 0 or 1");
+  if (c.pin < 0 || c.pin > 2) throw weft::ConfigError("pin: expected 0, 1 or 2 (auto)");
   if (c.profile != 0 && c.profile != 1) throw weft::ConfigError("profile: expected 0 or 1");
-  k.pin = c.pin == 1;
+  k.pin = static_cast<weft::Pinning>(c.pin);
   k.worker_stack_bytes = c.worker_stack_bytes;
   k.task_slots = c.task_slots;
   k.profile = c.profile == 1;

@@ -99,8 +99,11 @@ constexpr ConfigField kFields[] = {
      .set = set<&Config::seed>},
     {.field = "pin",
      .variable = "WEFT_PIN",
-     .default_text = "`0`",
-     .kind = FieldKind::kBool,
+     .default_text = "`auto`",
+     .kind = FieldKind::kChoice,
+     .what = "pinning",
+     .names = "0, 1, auto",   // in Pinning's order
+     .bool_spellings = true,  // WEFT_PIN was 0|1 and took them
      .get = get<&Config::pin>,
      .set = set<&Config::pin>},
     {.field = "task_slots",
@@ -285,7 +288,9 @@ std::string allowed(const ConfigField& f, bool in_env) {
       return "a size from " + size_spec(f.lo) + " to " + size_spec(f.hi) +
              " (bytes, with an optional K, M or G suffix)";
     case FieldKind::kBool: return "1 or 0 (also true/false, yes/no, on/off)";
-    case FieldKind::kChoice: return std::string(f.names);
+    case FieldKind::kChoice:
+      return std::string(f.names) +
+             (in_env && f.bool_spellings ? " (0 and 1 also as false/true, no/yes, off/on)" : "");
     case FieldKind::kPolicy: return StealPolicy::allowed_specs();
     case FieldKind::kSchedule: return Schedule::allowed_specs();
     case FieldKind::kFraction: {
@@ -367,6 +372,7 @@ void parse_into(const ConfigField& f, Config& c, std::string_view value) {
       const int i = choice_index(f.names, value);
       ok = i >= 0;
       v = static_cast<std::uint64_t>(i);
+      if (!ok && f.bool_spellings) ok = parse_bool(value, v);
       break;
     }
     case FieldKind::kFraction: break;  // no variable

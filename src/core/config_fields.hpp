@@ -35,7 +35,10 @@ struct ConfigField {
   std::string_view zero;        // kCount: what a Config value of 0 means, when it is allowed
   bool env_takes_zero = false;  // kCount: whether the variable may say 0 too
   std::string_view names;       // kChoice
-  double fraction_max = 0.0;    // kFraction
+  // kChoice whose names begin "0, 1" for a setting that was a boolean: its variable also
+  // takes a boolean's other spellings for those two.
+  bool bool_spellings = false;
+  double fraction_max = 0.0;  // kFraction
   // The member as an integer (kCount, kBytes, kBool, kChoice).
   std::uint64_t (*get)(const Config&) = nullptr;
   void (*set)(Config&, std::uint64_t) = nullptr;

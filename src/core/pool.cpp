@@ -13,9 +13,11 @@
 #include "core/loop/dlist_queue.hpp"
 #include "core/loop/pcb_queue.hpp"
 #include "core/nested_runs.hpp"
+#include "core/pinning.hpp"
 #include "core/threads/overflow_report.hpp"
 #include "core/threads/thread_report.hpp"
 #include "platform/fork_generation.hpp"
+#include "platform/native_thread.hpp"
 
 namespace weft::detail {
 
@@ -53,11 +55,10 @@ Pool::Pool(const Config& config)
   for (unsigned i = 0; i < n; ++i) {
     workers_.push_back(std::make_unique<Worker>(*this, static_cast<std::int32_t>(i), config_));
   }
-  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<int> cpus = worker_cpus(config_.pin, n, platform::allowed_cpus());
+  pinned_ = n > 0 && cpus.front() >= 0;
   try {
-    for (unsigned i = 0; i < n; ++i) {
-      workers_[i]->start(config_.pin ? static_cast<int>(i % cpus) : -1);
-    }
+    for (unsigned i = 0; i < n; ++i) workers_[i]->start(cpus[i]);
   } catch (...) {
     shutdown_.store(true, std::memory_order_seq_cst);
     sleep_.wake_all();

@@ -39,6 +39,7 @@ class Pool {
   // When the pool was built, on the monotonic clock: the trace's zero.
   std::uint64_t origin_ns() const noexcept { return origin_ns_; }
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+  bool pinned() const noexcept { return pinned_; }
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
 
@@ -104,6 +105,7 @@ class Pool {
   double frame_cost_ns_ = 0.0;
   std::uint64_t origin_ns_ = 0;
   std::uint32_t fork_generation_ = 0;  // platform::fork_generation() when the pool was made
+  bool pinned_ = false;                // the workers are bound to CPUs (Config::pin)
   // Before the workers, which keep references to both.
   std::unique_ptr<LoopQueue> loop_queue_;
   FramePool frame_pool_;

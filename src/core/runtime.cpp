@@ -19,6 +19,8 @@ unsigned Runtime::workers() const noexcept { return pool_->size(); }
 
 const Config& Runtime::config() const noexcept { return pool_->config(); }
 
+bool Runtime::workers_pinned() const noexcept { return pool_->pinned(); }
+
 Stats Runtime::stats() const {
   std::lock_guard lock(pool_->stats_mutex());
   Stats s;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace weft::platform {
 
@@ -28,5 +29,9 @@ class NativeThread {
   bool running_ = false;
   std::function<void()> body_;
 };
+
+// The CPUs this process may run on (its affinity mask, as taskset or a cgroup leaves it), in
+// increasing order; empty if the kernel will not say.
+std::vector<int> allowed_cpus();
 
 }  // namespace weft::platform

@@ -82,7 +82,7 @@ static void test_config_default(void) {
   CHECK(strcmp(c.steal, "adaptive") == 0);
   CHECK(strcmp(c.mechanism, "concurrent") == 0);
   CHECK(c.worker_stack_bytes == (size_t)64 << 20);
-  CHECK(c.pin == 0 && c.profile == 0);
+  CHECK(c.pin == 2 && c.profile == 0); /* pin: auto */
 }
 
 static void test_config_from_env(void) {
@@ -118,8 +118,9 @@ static void test_bad_configs(void) {
   CHECK(weft_runtime_create(&c) == NULL);
   CHECK(strstr(weft_last_error(), "NUL") != NULL);
   c = weft_config_default();
-  c.pin = 2;
+  c.pin = 3;
   CHECK(weft_runtime_create(&c) == NULL);
+  CHECK(strstr(weft_last_error(), "pin") != NULL);
   c = weft_config_default();
   c.worker_stack_bytes = 1024; /* below 64 KiB */
   CHECK(weft_runtime_create(&c) == NULL);
