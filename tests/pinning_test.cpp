@@ -21,24 +21,32 @@ using namespace std::chrono_literals;
 using weft::Pinning;
 using weft::detail::worker_cpus;
 
-const std::vector<int> kUnbound2{-1, -1};
+// Each worker's CPUs, and whether that is a binding.
+std::vector<std::vector<int>> cpus_of(Pinning pin, unsigned workers, const std::vector<int>& mask,
+                                      bool bound) {
+  const weft::detail::WorkerCpus w = worker_cpus(pin, workers, mask);
+  EXPECT_EQ(w.bound, bound);
+  return w.cpus;
+}
+
+using Cpus = std::vector<std::vector<int>>;
 
 TEST(PinningRule, AutoBindsExactlyWhenTheWorkersAreAsManyAsTheCpus) {
   const std::vector<int> mask{1, 3, 4};  // as taskset -c 1,3,4 leaves it
-  EXPECT_EQ(worker_cpus(Pinning::kAuto, 3, mask), (std::vector<int>{1, 3, 4}));
-  EXPECT_EQ(worker_cpus(Pinning::kAuto, 2, mask), kUnbound2);  // room for the caller
-  EXPECT_EQ(worker_cpus(Pinning::kAuto, 4, mask), (std::vector<int>(4, -1)));  // oversubscribed
-  EXPECT_EQ(worker_cpus(Pinning::kAuto, 1, std::vector<int>{7}), std::vector<int>{-1});
+  EXPECT_EQ(cpus_of(Pinning::kAuto, 3, mask, true), (Cpus{{1}, {3}, {4}}));
+  EXPECT_EQ(cpus_of(Pinning::kAuto, 2, mask, false), (Cpus{mask, mask}));  // room for the caller
+  EXPECT_EQ(cpus_of(Pinning::kAuto, 4, mask, false), Cpus(4, mask));       // oversubscribed
+  EXPECT_EQ(cpus_of(Pinning::kAuto, 1, {7}, false), (Cpus{{7}}));
 }
 
 TEST(PinningRule, OnBindsRoundRobinOverTheMaskAndOffNever) {
   const std::vector<int> mask{2, 5};
-  EXPECT_EQ(worker_cpus(Pinning::kOn, 5, mask), (std::vector<int>{2, 5, 2, 5, 2}));
-  EXPECT_EQ(worker_cpus(Pinning::kOn, 1, std::vector<int>{7}), std::vector<int>{7});
-  EXPECT_EQ(worker_cpus(Pinning::kOff, 2, mask), kUnbound2);
-  // A mask the kernel would not report binds nobody, whatever was asked.
-  EXPECT_EQ(worker_cpus(Pinning::kOn, 2, {}), kUnbound2);
-  EXPECT_EQ(worker_cpus(Pinning::kAuto, 2, {}), kUnbound2);
+  EXPECT_EQ(cpus_of(Pinning::kOn, 5, mask, true), (Cpus{{2}, {5}, {2}, {5}, {2}}));
+  EXPECT_EQ(cpus_of(Pinning::kOn, 1, {7}, true), (Cpus{{7}}));
+  EXPECT_EQ(cpus_of(Pinning::kOff, 2, mask, false), (Cpus{mask, mask}));
+  // A mask the kernel would not report sets nothing, whatever was asked.
+  EXPECT_EQ(cpus_of(Pinning::kOn, 2, {}, false), (Cpus{{}, {}}));
+  EXPECT_EQ(cpus_of(Pinning::kAuto, 2, {}, false), (Cpus{{}, {}}));
 }
 
 // The affinity of each worker thread, read on that thread: tasks that wait (for 10 s at most)
@@ -88,20 +96,36 @@ TEST(Pinning, TheWorkersRunWhereTheRuleSays) {
       c.workers = workers;
       c.pin = pin;
       weft::Runtime rt(c);
-      const std::vector<int> expected = worker_cpus(pin, workers, allowed);
-      EXPECT_EQ(rt.workers_pinned(), expected.front() >= 0);
+      const weft::detail::WorkerCpus expected = worker_cpus(pin, workers, allowed);
+      EXPECT_EQ(rt.workers_pinned(), expected.bound);
       const auto seen = affinity_by_worker(rt);
       ASSERT_EQ(seen.size(), workers) << "not every worker ran a task within 10 s";
       for (const auto& [id, cpus] : seen) {
-        const int want = expected.at(static_cast<std::size_t>(id));
-        if (want >= 0) {
-          EXPECT_EQ(cpus, std::vector<int>{want}) << "worker " << id;
-        } else {
-          EXPECT_EQ(cpus, allowed) << "worker " << id;
-        }
+        EXPECT_EQ(cpus, expected.cpus.at(static_cast<std::size_t>(id))) << "worker " << id;
       }
     }
   }
+}
+
+// A runtime made inside a task runs on a worker that may be bound to one CPU; its own
+// unbound workers still get every CPU of the process, not that worker's one.
+TEST(Pinning, ARuntimeMadeInATaskOfABoundOneIsNotCrowdedOntoItsCpu) {
+  const std::vector<int> allowed = weft::platform::allowed_cpus();
+  if (allowed.size() < 2) GTEST_SKIP() << "one CPU: nothing to be crowded onto";
+  weft::Config outer_config = weft_test::base_config();
+  outer_config.workers = static_cast<unsigned>(allowed.size());
+  outer_config.pin = Pinning::kOn;
+  weft::Runtime outer(outer_config);
+  std::map<int, std::vector<int>> seen;
+  outer.run([&] {
+    weft::Config inner_config = weft_test::base_config();
+    inner_config.workers = static_cast<unsigned>(allowed.size()) + 1;  // auto: unbound
+    weft::Runtime inner(inner_config);
+    EXPECT_FALSE(inner.workers_pinned());
+    seen = affinity_by_worker(inner);
+  });
+  ASSERT_EQ(seen.size(), allowed.size() + 1) << "not every worker ran a task within 10 s";
+  for (const auto& [id, cpus] : seen) EXPECT_EQ(cpus, allowed) << "inner worker " << id;
 }
 
 }  // namespace

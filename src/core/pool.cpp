@@ -55,10 +55,10 @@ Pool::Pool(const Config& config)
   for (unsigned i = 0; i < n; ++i) {
     workers_.push_back(std::make_unique<Worker>(*this, static_cast<std::int32_t>(i), config_));
   }
-  const std::vector<int> cpus = worker_cpus(config_.pin, n, platform::allowed_cpus());
-  pinned_ = n > 0 && cpus.front() >= 0;
+  const WorkerCpus where = worker_cpus(config_.pin, n, platform::allowed_cpus());
+  pinned_ = where.bound;
   try {
-    for (unsigned i = 0; i < n; ++i) workers_[i]->start(cpus[i]);
+    for (unsigned i = 0; i < n; ++i) workers_[i]->start(where.cpus[i]);
   } catch (...) {
     shutdown_.store(true, std::memory_order_seq_cst);
     sleep_.wake_all();

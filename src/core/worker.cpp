@@ -70,9 +70,9 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   }
 }
 
-void Worker::start(int cpu) {
+void Worker::start(const std::vector<int>& cpus) {
   try {
-    thread_.start(stack_bytes_, cpu, [this] { main_loop(); });
+    thread_.start(stack_bytes_, cpus, [this] { main_loop(); });
   } catch (const std::system_error& e) {
     // Most often the stack cannot be reserved: say how large it was and where it was set.
     throw std::system_error(e.code(), "weft: could not start a worker thread with a " +

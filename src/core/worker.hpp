@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/activity_clock.hpp"
 #include "core/epoch_max.hpp"
@@ -28,7 +29,8 @@ class Worker final : public WorkerCore {
  public:
   Worker(Pool& pool, std::int32_t id, const Config& config);
 
-  void start(int cpu);
+  // Starts the thread, allowed on `cpus` only (one CPU when bound; empty: inherited).
+  void start(const std::vector<int>& cpus);
   void join_thread() { thread_.join(); }
   // In a child of fork(): the thread was not copied; forget it.
   void abandon_thread() noexcept { thread_.abandon(); }

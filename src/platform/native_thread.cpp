@@ -1,6 +1,7 @@
 #include "platform/native_thread.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <system_error>
@@ -9,15 +10,16 @@ namespace weft::platform {
 
 NativeThread::~NativeThread() { join(); }
 
-void NativeThread::start(std::size_t stack_bytes, int cpu, std::function<void()> body) {
+void NativeThread::start(std::size_t stack_bytes, const std::vector<int>& cpus,
+                         std::function<void()> body) {
   body_ = std::move(body);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   int rc = pthread_attr_setstacksize(&attr, stack_bytes);
-  if (rc == 0 && cpu >= 0) {
+  if (rc == 0 && !cpus.empty()) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
+    for (const int cpu : cpus) CPU_SET(cpu, &set);
     rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
   }
   if (rc == 0) rc = pthread_create(&handle_, &attr, &NativeThread::trampoline, this);
@@ -42,7 +44,7 @@ std::vector<int> allowed_cpus() {
   std::vector<int> cpus;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  if (sched_getaffinity(getpid(), sizeof(set), &set) != 0) return cpus;  // the main thread's
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
   }

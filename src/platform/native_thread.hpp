@@ -1,4 +1,4 @@
-// A thread with a chosen stack size (std::thread cannot set one) and optional CPU pinning.
+// A thread with a chosen stack size (std::thread cannot set one) and a chosen set of CPUs.
 #pragma once
 
 #include <pthread.h>
@@ -16,9 +16,10 @@ class NativeThread {
   NativeThread& operator=(const NativeThread&) = delete;
   ~NativeThread();
 
-  // Starts `body` on a new thread with `stack_bytes` of stack; pins it to `cpu` if >= 0.
-  // Throws std::system_error if the thread cannot be created.
-  void start(std::size_t stack_bytes, int cpu, std::function<void()> body);
+  // Starts `body` on a new thread with `stack_bytes` of stack, allowed on `cpus` only (empty:
+  // the creating thread's CPUs, as pthread_create gives them). Throws std::system_error if
+  // the thread cannot be created.
+  void start(std::size_t stack_bytes, const std::vector<int>& cpus, std::function<void()> body);
   void join();
   // Forgets the thread without joining it: in a child of fork(), where it does not exist.
   void abandon() noexcept { running_ = false; }
@@ -30,8 +31,9 @@ class NativeThread {
   std::function<void()> body_;
 };
 
-// The CPUs this process may run on (its affinity mask, as taskset or a cgroup leaves it), in
-// increasing order; empty if the kernel will not say.
+// The CPUs this process may run on, in increasing order: its main thread's affinity mask, as
+// taskset or a cpuset leaves it (not the calling thread's, which may be bound to one CPU);
+// empty if the kernel will not say.
 std::vector<int> allowed_cpus();
 
 }  // namespace weft::platform
