@@ -3,7 +3,6 @@
 #include "core/pinning.hpp"
 
 #include <gtest/gtest.h>
-#include <sched.h>
 
 #include <chrono>
 #include <map>
@@ -59,12 +58,7 @@ std::map<int, std::vector<int>> affinity_by_worker(weft::Runtime& rt) {
     weft::scope([&](weft::Scope& s) {
       for (unsigned t = 0; t < 8 * n; ++t) {
         s.spawn([&] {
-          cpu_set_t set;
-          CPU_ZERO(&set);
-          EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
-          std::vector<int> cpus;
-          for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+          const std::vector<int> cpus = weft::platform::thread_cpus();
           const auto deadline = std::chrono::steady_clock::now() + 10s;
           {
             std::lock_guard lock(m);

@@ -40,15 +40,22 @@ void* NativeThread::trampoline(void* self) {
   return nullptr;
 }
 
-std::vector<int> allowed_cpus() {
+namespace {
+// The CPUs in the affinity mask of thread `tid` (0: the calling thread), in increasing order.
+std::vector<int> cpus_of(pid_t tid) {
   std::vector<int> cpus;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(getpid(), sizeof(set), &set) != 0) return cpus;  // the main thread's
+  if (sched_getaffinity(tid, sizeof(set), &set) != 0) return cpus;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
   }
   return cpus;
 }
+}  // namespace
+
+std::vector<int> allowed_cpus() { return cpus_of(getpid()); }  // the main thread's
+
+std::vector<int> thread_cpus() { return cpus_of(0); }
 
 }  // namespace weft::platform

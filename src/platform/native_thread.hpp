@@ -35,5 +35,7 @@ class NativeThread {
 // taskset or a cpuset leaves it (not the calling thread's, which may be bound to one CPU);
 // empty if the kernel will not say.
 std::vector<int> allowed_cpus();
+// The CPUs the calling thread may run on, in the same form.
+std::vector<int> thread_cpus();
 
 }  // namespace weft::platform
