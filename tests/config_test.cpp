@@ -389,6 +389,21 @@ TEST_F(FromEnv, Pin) {
   expect_rejected("WEFT_ADAPTIVE_FORK", "on");
 }
 
+TEST_F(FromEnv, BusyLimit) {
+  EXPECT_EQ(weft::Config::from_env().busy_limit, 0u);  // the process's CPUs
+  setenv("WEFT_BUSY_LIMIT", "3", 1);
+  EXPECT_EQ(weft::Config::from_env().busy_limit, 3u);
+  setenv("WEFT_BUSY_LIMIT", "4096", 1);
+  EXPECT_EQ(weft::Config::from_env().busy_limit, 4096u);
+  setenv("WEFT_BUSY_LIMIT", "0", 1);
+  EXPECT_EQ(weft::Config::from_env().busy_limit, 0u);
+  unsetenv("WEFT_BUSY_LIMIT");
+  for (const char* bad : {"4097", "-1", "auto", "2x"}) expect_rejected("WEFT_BUSY_LIMIT", bad);
+  weft::Config c;
+  c.busy_limit = 4097;
+  EXPECT_THROW(c.validate(), ConfigError);
+}
+
 TEST_F(FromEnv, ProfileAndTraceEvents) {
   EXPECT_FALSE(weft::Config::from_env().profile);
   EXPECT_EQ(weft::Config::from_env().trace_events, 0u);

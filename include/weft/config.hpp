@@ -180,6 +180,15 @@ struct Config {
   // always, or when the workers are exactly as many as those CPUs (Pinning).
   // (WEFT_PIN=0|1|auto; 0 and 1 also as false/true, no/yes, off/on)
   Pinning pin = Pinning::kAuto;
+  // At most this many workers busy before an idle one stops looking for work and sleeps; 0
+  // means as many as the CPUs of the process's affinity mask. It only matters where the
+  // workers outnumber it: there a thief would spread the work over more threads than CPUs,
+  // and the kernel would then time-slice the busy ones (docs/ARCHITECTURE.md,
+  // "Oversubscription"). A task blocked in the kernel counts as busy too, so the limit is
+  // lifted for a few milliseconds whenever the workers' threads are seen to use fewer CPUs
+  // than it allows; a program whose tasks block in system calls loses little, and can set
+  // this to its worker count to lose nothing. (WEFT_BUSY_LIMIT, 0 to 4096)
+  unsigned busy_limit = 0;
   // Task slots per worker (64 bytes each); 0 derives them from worker_stack_bytes (one per
   // 64 bytes of stack: 1 Mi slots for 64 MiB). The slots are reserved address space, and
   // only the pages a program reaches are touched. A full stack runs further spawns at once,

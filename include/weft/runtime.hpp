@@ -117,6 +117,9 @@ class Runtime {
   const Config& config() const noexcept;
   // Whether the workers are bound to CPUs: what Config::pin decided for this machine.
   bool workers_pinned() const noexcept;
+  // Config::busy_limit as this runtime applies it: at most this many workers busy before an
+  // idle one sleeps instead of stealing; 0 when no limit applies (no more workers than it).
+  unsigned busy_limit() const noexcept;
 
   // Counters summed over workers, and per worker. Exact once run() has returned; a
   // consistent-enough snapshot while tasks run.

@@ -61,6 +61,9 @@ class IdleBackoff {
     failures_ = 0;
     nap_ = kFirstNap;
   }
+  // Straight to the sleep tier: for a worker that may not look for work now (the busy limit),
+  // for which spinning and yielding would only take CPU time from the busy ones.
+  void skip_to_sleep() noexcept { failures_ = yield_limit_ + 1; }
   // Records one more failed attempt and says what to do about it.
   IdleStep failed() noexcept {
     if (failures_ > yield_limit_) return IdleStep::kSleep;  // stays there until reset()

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/barrier_mode.hpp"
+#include "core/busy_limit.hpp"
 #include "core/frame_cost.hpp"
 #include "core/loop/dlist_queue.hpp"
 #include "core/loop/pcb_queue.hpp"
@@ -55,8 +56,10 @@ Pool::Pool(const Config& config)
   for (unsigned i = 0; i < n; ++i) {
     workers_.push_back(std::make_unique<Worker>(*this, static_cast<std::int32_t>(i), config_));
   }
-  const WorkerCpus where = worker_cpus(config_.pin, n, platform::allowed_cpus());
+  const std::vector<int> allowed = platform::allowed_cpus();
+  const WorkerCpus where = worker_cpus(config_.pin, n, allowed);
   pinned_ = where.bound;
+  busy_limit_.set_limit(busy_limit_for(config_.busy_limit, n, allowed.size()));
   try {
     for (unsigned i = 0; i < n; ++i) workers_[i]->start(where.cpus[i]);
   } catch (...) {

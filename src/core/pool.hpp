@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/activity_clock.hpp"
+#include "core/busy_limit.hpp"
 #include "core/loop/frame_store.hpp"
 #include "core/loop/loop_queue.hpp"
 #include "core/sleep.hpp"
@@ -40,6 +42,23 @@ class Pool {
   std::uint64_t origin_ns() const noexcept { return origin_ns_; }
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
   bool pinned() const noexcept { return pinned_; }
+  // Config::busy_limit resolved for this pool (busy_limit.hpp); 0: none.
+  unsigned busy_limit() const noexcept { return busy_limit_.limit(); }
+  // Whether the busy limit stops an idle worker from looking for work now: at least that many
+  // other workers are busy and no lift is on (busy_limit.hpp). `self_busy`: whether the
+  // asking worker still counts as busy itself. The counts are hints (relaxed): two thieves
+  // may both pass, or one sleep a nap too long; neither costs more than the limit saves.
+  bool busy_limit_stops(bool self_busy) noexcept {
+    if (busy_limit_.limit() == 0) return false;
+    const int busy = static_cast<int>(size()) - idle_workers() - (self_busy ? 1 : 0);
+    return busy_limit_.stops(busy, monotonic_ns(), [this] { return workers_cpu_ns(); });
+  }
+  // The CPU time all workers' threads have used; 0 if no clock can be read.
+  std::uint64_t workers_cpu_ns() const noexcept {
+    std::uint64_t sum = 0;
+    for (const auto& w : workers_) sum += w->cpu_ns();
+    return sum;
+  }
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
 
@@ -106,6 +125,7 @@ class Pool {
   std::uint64_t origin_ns_ = 0;
   std::uint32_t fork_generation_ = 0;  // platform::fork_generation() when the pool was made
   bool pinned_ = false;                // the workers are bound to CPUs (Config::pin)
+  BusyLimit busy_limit_;               // Config::busy_limit resolved, and its lifts
   // Before the workers, which keep references to both.
   std::unique_ptr<LoopQueue> loop_queue_;
   FramePool frame_pool_;

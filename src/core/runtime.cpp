@@ -20,6 +20,7 @@ unsigned Runtime::workers() const noexcept { return pool_->size(); }
 const Config& Runtime::config() const noexcept { return pool_->config(); }
 
 bool Runtime::workers_pinned() const noexcept { return pool_->pinned(); }
+unsigned Runtime::busy_limit() const noexcept { return pool_->busy_limit(); }
 
 Stats Runtime::stats() const {
   std::lock_guard lock(pool_->stats_mutex());

@@ -22,6 +22,7 @@
 #include "core/config_fields.hpp"
 #include "core/pool.hpp"
 #include "core/threads/thread_runner.hpp"
+#include "platform/cpu_clock.hpp"
 #include "platform/guard_fault.hpp"
 
 namespace weft::detail {
@@ -87,6 +88,7 @@ void Worker::main_loop() noexcept {
   const platform::AlternateSignalStack signal_stack;
   tls_worker = this;
   stack_base_ = platform::stack_pointer();
+  cpu_clock_.store(platform::thread_cpu_clock(), std::memory_order_relaxed);
   home.adopt_thread();
   exceptions = platform::thread_exception_state();
   IdleBackoff backoff(pool_.size(), std::chrono::microseconds(pool_.config().idle_awake_us));
@@ -111,6 +113,17 @@ void Worker::main_loop() noexcept {
       backoff.reset();
       continue;
     }
+    // More workers than the busy limit (the CPUs, by default) and that many others busy: a
+    // steal now would spread the work over more threads than CPUs, which the kernel then
+    // time-slices, so sleep; whoever goes idle next steals instead. Not while the limit is
+    // lifted: the busy workers left a CPU unused, so some of them are blocked in the kernel
+    // (busy_limit.hpp; docs/ARCHITECTURE.md, "Oversubscription").
+    if (pool_.busy_limit_stops(!counted_idle_)) {
+      set_idle(true);
+      backoff.skip_to_sleep();
+      idle(backoff);
+      continue;
+    }
     // Loops first: taking a chunk is one atomic, a steal a barrier.
     // each counts us busy as it takes work
     if (loops_.help(watching_) || steal_random() || steal_parked()) {
@@ -122,6 +135,10 @@ void Worker::main_loop() noexcept {
   }
   set_idle(false);
   tls_worker = &g_serial_worker;
+}
+
+std::uint64_t Worker::cpu_ns() const noexcept {
+  return platform::cpu_clock_ns(cpu_clock_.load(std::memory_order_relaxed));
 }
 
 void Worker::set_idle(bool idle) noexcept {

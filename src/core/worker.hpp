@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -110,6 +111,9 @@ class Worker final : public WorkerCore {
   // idle loop is counted back in before it leaves the loop (LoopWorker::help).
   void set_idle(bool idle) noexcept;
   bool counted_idle() const noexcept { return counted_idle_; }
+  // The CPU time this worker's thread has used (platform/cpu_clock.hpp); 0 before it started
+  // or where the clock cannot be read. Any thread may ask.
+  std::uint64_t cpu_ns() const noexcept;
 
   // Thief-side counters, written by this worker only.
   Counter steals;
@@ -167,7 +171,8 @@ class Worker final : public WorkerCore {
   const char* stack_base_ = nullptr;
   bool watching_ = false;  // this worker is the pool's watchman (sleep.hpp)
   bool counted_idle_ = false;
-  unsigned idle_yields_ = 0;  // yields in the idle backoff, for the deadlock watch's looks
+  std::atomic<int> cpu_clock_{-1};  // relaxed: set once by the thread itself, read by others
+  unsigned idle_yields_ = 0;        // yields in the idle backoff, for the deadlock watch's looks
   LoopWorker loops_;
   std::atomic<WorkerCore*> running_core_{this};
   platform::NativeThread thread_;
