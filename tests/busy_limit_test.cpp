@@ -142,12 +142,16 @@ TEST(BusyLimit, IdleWorkersDoNotStealWhileTheLimitIsReached) {
     ASSERT_EQ(rt.busy_limit(), 1u);
     const int on_root = tasks_on_root_worker(rt, kTasks);
     EXPECT_GE(on_root, kTasks * 3 / 4) << "tasks left the root's worker under a limit of one";
+    const weft::Stats s = rt.stats();
+    EXPECT_GT(s.total.limit_sleeps, 0u) << s.table();
+    EXPECT_LE(s.total.limit_sleeps, s.total.parks) << s.table();
   }
   {
     weft::Runtime rt(limited(4, 4));
     ASSERT_EQ(rt.busy_limit(), 0u);
     const int on_root = tasks_on_root_worker(rt, kTasks);
     EXPECT_LT(on_root, kTasks) << "no other worker took part without a limit";
+    EXPECT_EQ(rt.stats().total.limit_sleeps, 0u);
   }
 }
 

@@ -45,6 +45,7 @@ const std::vector<CounterField>& counter_fields() {
       {"failed_steals", &weft::WorkerStats::failed_steals},
       {"leapfrogs", &weft::WorkerStats::leapfrogs},
       {"parks", &weft::WorkerStats::parks},
+      {"limit_sleeps", &weft::WorkerStats::limit_sleeps},
       {"requests_served", &weft::WorkerStats::requests_served},
       {"request_timeouts", &weft::WorkerStats::request_timeouts},
   };

@@ -34,6 +34,9 @@ struct WorkerStats {
   std::uint64_t failed_steals = 0;    // attempts that got nothing
   std::uint64_t leapfrogs = 0;        // successful steals from the thief of an awaited task
   std::uint64_t parks = 0;            // times this worker went to sleep
+  // Of those, the times the busy limit sent it to sleep instead of looking for work: as many
+  // workers as the limit allows (Config::busy_limit) were busy and no lift was on.
+  std::uint64_t limit_sleeps = 0;
   // Request mechanism: requests this worker answered as a victim (with tasks or without),
   // and requests it withdrew as a thief because the victim did not take them up in time.
   std::uint64_t requests_served = 0;

@@ -27,6 +27,7 @@ constexpr Field kFields[] = {
     {"failed_steals", &WorkerStats::failed_steals},
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
+    {"limit_sleeps", &WorkerStats::limit_sleeps},
     {"requests_served", &WorkerStats::requests_served},
     {"request_timeouts", &WorkerStats::request_timeouts},
     {"loops_forked", &WorkerStats::loops_forked},
@@ -62,7 +63,7 @@ constexpr ThreadField kThreadFields[] = {
     {"heap_high_water", &ThreadStats::heap_high_water},
 };
 // The counters' table stops before the profile's fields, which get their own table.
-constexpr std::size_t kCounterFields = 21;
+constexpr std::size_t kCounterFields = 22;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {

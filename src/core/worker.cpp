@@ -120,6 +120,7 @@ void Worker::main_loop() noexcept {
     // (busy_limit.hpp; docs/ARCHITECTURE.md, "Oversubscription").
     if (pool_.busy_limit_stops(!counted_idle_)) {
       set_idle(true);
+      limit_sleeps.bump();
       backoff.skip_to_sleep();
       idle(backoff);
       continue;
@@ -233,6 +234,7 @@ constexpr CountedField kCountedFields[] = {
     {&Worker::failed_steals, &WorkerStats::failed_steals},
     {&Worker::leapfrogs, &WorkerStats::leapfrogs},
     {&Worker::parks, &WorkerStats::parks},
+    {&Worker::limit_sleeps, &WorkerStats::limit_sleeps},
     {&Worker::requests_served, &WorkerStats::requests_served},
     {&Worker::request_timeouts, &WorkerStats::request_timeouts},
 };

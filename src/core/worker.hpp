@@ -121,6 +121,7 @@ class Worker final : public WorkerCore {
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;
+  Counter limit_sleeps;      // parks the busy limit caused (main_loop)
   Counter requests_served;   // as a victim (request mechanism)
   Counter request_timeouts;  // as a thief (request mechanism)
   // n at each steal attempt, by steal_size_bucket (weft/stats.hpp).
