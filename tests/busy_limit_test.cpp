@@ -90,6 +90,16 @@ TEST(BusyLimitRule, WithoutACpuClockOnlyALongWindowLifts) {
   EXPECT_TRUE(l.stops(1, t0 + kSpareCpuWindowNs, unknown));  // blind: keeps the window open
   EXPECT_TRUE(l.stops(1, t0 + kBlindWindowNs - 1, unknown));
   EXPECT_FALSE(l.stops(1, t0 + kBlindWindowNs, unknown));
+  // A window that began blind and ends with a clock restarts without a verdict; the next,
+  // with the clock at both ends, is judged by it.
+  BusyLimit m;
+  m.set_limit(1);
+  EXPECT_TRUE(m.stops(1, t0, unknown));
+  EXPECT_TRUE(m.stops(1, t0 + kSpareCpuWindowNs, [] { return std::uint64_t{1'000'000}; }));
+  EXPECT_TRUE(m.stops(1, t0 + 2 * kSpareCpuWindowNs,
+                      [] { return std::uint64_t{1'000'000} + kSpareCpuWindowNs; }));  // 1 CPU
+  EXPECT_FALSE(m.stops(1, t0 + 3 * kSpareCpuWindowNs,
+                       [] { return std::uint64_t{1'000'000} + kSpareCpuWindowNs; }));  // none
 }
 
 TEST(BusyLimitRule, NoLimitNeverStops) {

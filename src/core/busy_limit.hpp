@@ -74,10 +74,14 @@ class BusyLimit {
   bool judge(std::uint64_t now_ns, std::uint64_t cpu_ns) noexcept {
     const std::uint64_t start = start_wall_.load(std::memory_order_relaxed);
     const std::uint64_t wall = now_ns > start ? now_ns - start : 0;
-    const bool blind = cpu_ns == 0 || start_cpu_ == 0 || cpu_ns < start_cpu_;
-    if (start != 0 && blind && wall < kBlindWindowNs && wall <= kStaleWindowNs) return false;
+    const bool fresh = start != 0 && wall <= kStaleWindowNs;
+    const bool blind = cpu_ns == 0;  // no clock now: the window's length alone decides
+    if (fresh && blind && wall < kBlindWindowNs) return false;  // keeps the window open
+    // A window that began without a clock restarts without a verdict (so does one whose
+    // reading went backwards, which no clock of a live thread does).
+    const bool comparable = blind || (start_cpu_ != 0 && cpu_ns >= start_cpu_);
     bool spare = false;
-    if (start != 0 && wall >= kSpareCpuWindowNs && wall <= kStaleWindowNs) {
+    if (fresh && comparable && wall >= kSpareCpuWindowNs) {
       spare = blind || leaves_cpu_unused(cpu_ns - start_cpu_, wall, limit_);
       lifted_until_.store(spare ? now_ns + kLiftNs : 0, std::memory_order_relaxed);
     }
