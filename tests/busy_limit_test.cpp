@@ -23,6 +23,11 @@ using weft::detail::kSpareCpuWindowNs;
 using weft::detail::kStaleWindowNs;
 using weft::detail::leaves_cpu_unused;
 
+// A clock that reads `t`, for BusyLimit::stops.
+auto at(std::uint64_t t) {
+  return [t] { return t; };
+}
+
 TEST(BusyLimitRule, DefaultIsTheCpusAndOnlyWhereTheWorkersOutnumberThem) {
   EXPECT_EQ(busy_limit_for(0, 8, 2), 2u);  // oversubscribed: the CPUs
   EXPECT_EQ(busy_limit_for(0, 32, 2), 2u);
@@ -61,24 +66,30 @@ TEST(BusyLimitRule, WindowsOfSpareCpuLiftTheLimit) {
   };
   BusyLimit l;
   l.set_limit(2);
-  EXPECT_FALSE(l.stops(1, t0, read));  // under the limit: nothing read
+  int clock_reads = 0;
+  const auto clock = [&] {
+    ++clock_reads;
+    return t0;
+  };
+  EXPECT_FALSE(l.stops(1, clock, read));  // under the limit: neither clock read
   EXPECT_EQ(reads, 0);
-  EXPECT_TRUE(l.stops(2, t0, read));  // the first window starts, no verdict
+  EXPECT_EQ(clock_reads, 0);
+  EXPECT_TRUE(l.stops(2, at(t0), read));  // the first window starts, no verdict
   EXPECT_EQ(reads, 1);
-  EXPECT_TRUE(l.stops(2, t0 + kSpareCpuWindowNs - 1, read));  // not due: nothing read
+  EXPECT_TRUE(l.stops(2, at(t0 + kSpareCpuWindowNs - 1), read));  // not due: nothing read
   EXPECT_EQ(reads, 1);
   cpu += 2 * kSpareCpuWindowNs;  // both CPUs busy over the window
-  EXPECT_TRUE(l.stops(2, t0 + kSpareCpuWindowNs, read));
+  EXPECT_TRUE(l.stops(2, at(t0 + kSpareCpuWindowNs), read));
   cpu += kSpareCpuWindowNs / 2;  // a quarter of them over the next
   const std::uint64_t t1 = t0 + 2 * kSpareCpuWindowNs;
-  EXPECT_FALSE(l.stops(3, t1, read));                // lifted
-  EXPECT_FALSE(l.stops(3, t1 + kLiftNs - 1, read));  // still lifted, nothing read
+  EXPECT_FALSE(l.stops(3, at(t1), read));                // lifted
+  EXPECT_FALSE(l.stops(3, at(t1 + kLiftNs - 1), read));  // still lifted, nothing read
   EXPECT_EQ(reads, 3);
   cpu += 2 * (kLiftNs + kSpareCpuWindowNs);  // busy again: the next window ends the lift
-  EXPECT_TRUE(l.stops(2, t1 + kLiftNs + kSpareCpuWindowNs, read));
+  EXPECT_TRUE(l.stops(2, at(t1 + kLiftNs + kSpareCpuWindowNs), read));
   EXPECT_EQ(reads, 4);
   // A window nobody closed for longer than kStaleWindowNs is restarted without a verdict.
-  EXPECT_TRUE(l.stops(2, t1 + 2 * kStaleWindowNs, read));
+  EXPECT_TRUE(l.stops(2, at(t1 + 2 * kStaleWindowNs), read));
 }
 
 TEST(BusyLimitRule, WithoutACpuClockOnlyALongWindowLifts) {
@@ -86,25 +97,25 @@ TEST(BusyLimitRule, WithoutACpuClockOnlyALongWindowLifts) {
   const auto unknown = [] { return std::uint64_t{0}; };
   BusyLimit l;
   l.set_limit(1);
-  EXPECT_TRUE(l.stops(1, t0, unknown));
-  EXPECT_TRUE(l.stops(1, t0 + kSpareCpuWindowNs, unknown));  // blind: keeps the window open
-  EXPECT_TRUE(l.stops(1, t0 + kBlindWindowNs - 1, unknown));
-  EXPECT_FALSE(l.stops(1, t0 + kBlindWindowNs, unknown));
+  EXPECT_TRUE(l.stops(1, at(t0), unknown));
+  EXPECT_TRUE(l.stops(1, at(t0 + kSpareCpuWindowNs), unknown));  // blind: keeps the window open
+  EXPECT_TRUE(l.stops(1, at(t0 + kBlindWindowNs - 1), unknown));
+  EXPECT_FALSE(l.stops(1, at(t0 + kBlindWindowNs), unknown));
   // A window that began blind and ends with a clock restarts without a verdict; the next,
   // with the clock at both ends, is judged by it.
   BusyLimit m;
   m.set_limit(1);
-  EXPECT_TRUE(m.stops(1, t0, unknown));
-  EXPECT_TRUE(m.stops(1, t0 + kSpareCpuWindowNs, [] { return std::uint64_t{1'000'000}; }));
-  EXPECT_TRUE(m.stops(1, t0 + 2 * kSpareCpuWindowNs,
+  EXPECT_TRUE(m.stops(1, at(t0), unknown));
+  EXPECT_TRUE(m.stops(1, at(t0 + kSpareCpuWindowNs), [] { return std::uint64_t{1'000'000}; }));
+  EXPECT_TRUE(m.stops(1, at(t0 + 2 * kSpareCpuWindowNs),
                       [] { return std::uint64_t{1'000'000} + kSpareCpuWindowNs; }));  // 1 CPU
-  EXPECT_FALSE(m.stops(1, t0 + 3 * kSpareCpuWindowNs,
+  EXPECT_FALSE(m.stops(1, at(t0 + 3 * kSpareCpuWindowNs),
                        [] { return std::uint64_t{1'000'000} + kSpareCpuWindowNs; }));  // none
 }
 
 TEST(BusyLimitRule, NoLimitNeverStops) {
   BusyLimit l;
-  EXPECT_FALSE(l.stops(4096, 1, [] { return std::uint64_t{0}; }));
+  EXPECT_FALSE(l.stops(4096, at(1), [] { return std::uint64_t{0}; }));
 }
 
 weft::Config limited(unsigned workers, unsigned limit) {

@@ -54,12 +54,14 @@ class BusyLimit {
   void set_limit(unsigned limit) noexcept { limit_ = limit; }
   unsigned limit() const noexcept { return limit_; }
 
-  // Whether an idle worker sleeps rather than looks for work, with `busy` other workers busy
-  // at `now_ns` (monotonic_ns()). `read_cpu()` returns the CPU nanoseconds all workers have
-  // used (0 if unknown); it is called once a window, by one caller at a time.
-  template <class ReadCpu>
-  bool stops(int busy, std::uint64_t now_ns, ReadCpu&& read_cpu) noexcept {
+  // Whether an idle worker sleeps rather than looks for work, with `busy` other workers busy.
+  // `now()` reads the clock (monotonic_ns()), only once the limit is reached; `read_cpu()`
+  // returns the CPU nanoseconds all workers have used (0 if unknown), once a window, by one
+  // caller at a time.
+  template <class Now, class ReadCpu>
+  bool stops(int busy, Now&& now, ReadCpu&& read_cpu) noexcept {
     if (limit_ == 0 || busy < static_cast<int>(limit_)) return false;
+    const std::uint64_t now_ns = now();
     if (now_ns < lifted_until_.load(std::memory_order_relaxed)) return false;
     const std::uint64_t start = start_wall_.load(std::memory_order_relaxed);
     if (start != 0 && now_ns - start < kSpareCpuWindowNs) return true;    // not due

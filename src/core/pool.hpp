@@ -51,8 +51,7 @@ class Pool {
   bool busy_limit_stops(bool self_busy) noexcept {
     if (busy_limit_.limit() == 0) return false;
     const int busy = static_cast<int>(size()) - idle_workers() - (self_busy ? 1 : 0);
-    if (busy < static_cast<int>(busy_limit_.limit())) return false;  // no clock read then
-    return busy_limit_.stops(busy, monotonic_ns(), [this] { return workers_cpu_ns(); });
+    return busy_limit_.stops(busy, monotonic_ns, [this] { return workers_cpu_ns(); });
   }
   // The CPU time all workers' threads have used; 0 if no clock can be read.
   std::uint64_t workers_cpu_ns() const noexcept {
