@@ -57,6 +57,15 @@ CompareRun make_run(std::string impl, std::string steal, unsigned workers, std::
   return run;
 }
 
+// Whether `c` steals, and (on a loop workload) schedules and runs its loops, as a default
+// Config does. The other fields are the environment's, as for every run.
+bool swept_settings_are_defaults(const weft::Config& c, bool loops) {
+  const weft::Config d;
+  if (c.mechanism != d.mechanism || c.steal.spec() != d.steal.spec()) return false;
+  return !loops || (c.schedule.spec() == d.schedule.spec() && c.loops == d.loops &&
+                    c.loop_frames == d.loop_frames && c.adaptive_fork == d.adaptive_fork);
+}
+
 // weft's loop schedules for a loop workload: --schedule, else the Config's; "" otherwise.
 std::vector<std::string> weft_schedules(const Options& o, bool loops) {
   if (!loops) return {""};
@@ -156,6 +165,7 @@ CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::s
             w.runs.back().schedule = schedule;
             w.runs.back().loop_settings = loops;
             w.runs.back().show_loop_settings = o.loop_settings_given();
+            w.runs.back().defaults = swept_settings_are_defaults(c, w.loops);
             weft_slots.push_back({w.runs.size() - 1, std::make_unique<weft::Runtime>(c)});
           }
         }

@@ -38,6 +38,9 @@ struct CompareRun {
   // options given), so that the labels stay as they were without them.
   std::optional<LoopSettings> loop_settings;
   bool show_loop_settings = false;
+  // weft: its mechanism, policy and (loop workloads) schedule and loop settings are those of
+  // a default weft::Config, as for a user who sets none of them.
+  bool defaults = false;
   unsigned workers = 1;
   unsigned threads = 0;        // threads the run used, where its peer reports them (else 0)
   std::vector<double> times;   // seconds, one per repetition; empty when skipped

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""weft's defaults against its best configuration, measured without the winner's curse.
+
+usage: scripts/defaults_check.py [--bench PATH] [--workloads W,...] [--workers N]
+           [--mechanism LIST] [--steal LIST] [--schedule LIST]
+           [--sweep-repeat R] [--confirm-repeat R] [--limit X] [--json FILE]
+
+A user who sets nothing runs weft's defaults (a default weft::Config). This script asks, per
+workload, how far they are from weft's best mechanism x policy (x schedule, on the loop
+workloads), in two stages of `weft-bench compare --peers none`:
+
+  1. sweep    one run of every workload under every configuration (--repeat --sweep-repeat).
+              Its best is the configuration with the lowest median.
+  2. confirm  per workload whose best is not the defaults, one more run of that workload
+              alone, with just the defaults and that best (the cross product of their
+              settings: at most 8 series, alternated), --repeat --confirm-repeat.
+
+Why two stages: the sweep's ratio, defaults' median over the lowest of N medians, is biased
+against the defaults. Where N configurations run equally fast, the lowest of N noisy medians
+falls below a typical one by about the noise (the winner's curse). The confirming run picks
+nothing: it measures the two chosen configurations side by side, so its ratio is unbiased.
+
+Per workload the table prints both ratios: the sweep's, and the confirming run's ratio of
+medians (defaults over best) with its paired ratio (the median over repetitions of
+defaults/best, each pair run side by side; min-max beside it). The verdict is the confirming
+run's ratio of medians against --limit (default 1.05): "within" or "OVER". Progress goes to
+stderr; the table to stdout; --json FILE writes every figure and the commands.
+
+Options (lists are comma-separated, as weft-bench takes them):
+  --bench PATH          weft-bench (default: build/bench/cli/weft-bench beside this script)
+  --workloads LIST      default: weft-bench compare's own default list
+  --workers N           one worker count (default 2)
+  --mechanism LIST      default concurrent,request
+  --steal LIST          default one,half,adaptive
+  --schedule LIST       the loop workloads' schedules (default static,dynamic:4,guided:1,
+                        factoring,auto); the fork-join workloads ignore them
+  --sweep-repeat R      default 7
+  --confirm-repeat R    default 21
+  --limit X             default 1.05
+
+The sweep must include the defaults' settings. No WEFT_* variable may be set: the defaults
+are what a user who sets nothing gets.
+
+Exit status: 0 done (whatever the verdicts), 1 weft-bench failed (its message is passed on),
+2 a bad argument or environment.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+PROG = "defaults_check.py"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class UsageError(Exception):
+    pass
+
+
+class BenchError(Exception):
+    pass
+
+
+def parse_args(argv):
+    opts = {
+        "bench": os.path.join(ROOT, "build", "bench", "cli", "weft-bench"),
+        "workloads": None,
+        "workers": "2",
+        "mechanism": "concurrent,request",
+        "steal": "one,half,adaptive",
+        "schedule": "static,dynamic:4,guided:1,factoring,auto",
+        "sweep-repeat": "7",
+        "confirm-repeat": "21",
+        "limit": "1.05",
+        "json": None,
+    }
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            print(__doc__.strip())
+            sys.exit(0)
+        if not arg.startswith("--") or arg[2:] not in opts:
+            raise UsageError(f"unknown option '{arg}' (see --help)")
+        if i + 1 >= len(argv):
+            raise UsageError(f"{arg} needs a value")
+        opts[arg[2:]] = argv[i + 1]
+        i += 2
+    for key in ("workers", "sweep-repeat", "confirm-repeat"):
+        if not opts[key].isdigit() or int(opts[key]) < 1:
+            raise UsageError(f"--{key} '{opts[key]}': expected a positive whole number")
+    try:
+        limit = float(opts["limit"])
+    except ValueError:
+        limit = 0.0
+    if not limit >= 1.0:
+        raise UsageError(f"--limit '{opts['limit']}': expected a number of at least 1")
+    opts["limit"] = limit
+    if not os.access(opts["bench"], os.X_OK):
+        raise UsageError(f"--bench '{opts['bench']}': not an executable (build weft first)")
+    return opts
+
+
+def check_environment():
+    set_vars = sorted(k for k in os.environ if k.startswith("WEFT_") and k != "WEFT_PEER_DIR")
+    if set_vars:
+        raise UsageError("the defaults are what a user who sets nothing gets; unset " +
+                         ", ".join(set_vars))
+
+
+def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage):
+    """Runs weft-bench compare; returns its arguments (less --json) and its JSON's workloads."""
+    with tempfile.TemporaryDirectory(prefix="weft-defaults-") as tmp:
+        out = os.path.join(tmp, "compare.json")
+        args = ["compare", "--peers", "none", "--workers", opts["workers"], "--mechanism",
+                mechanisms, "--steal", steals, "--repeat", str(repeat)]
+        if workloads:
+            args += ["--workloads", workloads]
+        if schedules:
+            args += ["--schedule", schedules]
+        print(f"{PROG}: {stage}: weft-bench {' '.join(args)}", file=sys.stderr, flush=True)
+        done = subprocess.run([opts["bench"], *args, "--json", out], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise BenchError(f"{stage}: weft-bench exited with {done.returncode}: " +
+                             done.stderr.strip())
+        with open(out, encoding="utf-8") as f:
+            return args, json.load(f)["workloads"]
+
+
+def weft_runs(workload):
+    return [r for r in workload["runs"] if r["impl"] == "weft" and "times_s" in r]
+
+
+def settings(run):
+    return {"mechanism": run["mechanism"], "steal": run["steal"], "schedule": run["schedule"]}
+
+
+def join_values(*values):
+    """The distinct values, in order, comma-separated; None when they are all None."""
+    distinct = [v for k, v in enumerate(values) if v is not None and v not in values[:k]]
+    return ",".join(distinct) if distinct else None
+
+
+def find(runs, wanted, where):
+    for r in runs:
+        if settings(r) == wanted:
+            return r
+    raise BenchError(f"{where}: no weft run with {wanted}")
+
+
+def defaults_of(workload):
+    found = [r for r in weft_runs(workload) if r.get("defaults")]
+    if not found:
+        raise UsageError(f"{workload['spec']}: the sweep has no run with weft's defaults; "
+                         "add the default policy, mechanism and schedule to the lists")
+    return found[0]
+
+
+def check_workload(opts, w):
+    runs = weft_runs(w)
+    dflt = defaults_of(w)
+    best = min(runs, key=lambda r: r["median_s"])
+    row = {"spec": w["spec"], "defaults": dflt["label"], "best": best["label"],
+           "sweep_defaults_median_s": dflt["median_s"], "sweep_best_median_s": best["median_s"],
+           "sweep_ratio": dflt["median_s"] / best["median_s"], "confirm": None}
+    if best is dflt:
+        row["ratio"] = 1.0
+    else:
+        d, b = settings(dflt), settings(best)
+        cmd, confirmed = compare(opts, w["spec"], join_values(d["mechanism"], b["mechanism"]),
+                                 join_values(d["steal"], b["steal"]),
+                                 join_values(d["schedule"], b["schedule"]),
+                                 int(opts["confirm-repeat"]), "confirm " + w["spec"])
+        cruns = weft_runs(confirmed[0])
+        cd = find(cruns, d, "confirm " + w["spec"])
+        cb = find(cruns, b, "confirm " + w["spec"])
+        paired = [a / c for a, c in zip(cd["times_s"], cb["times_s"])]
+        row["confirm"] = {"command": cmd, "defaults_median_s": cd["median_s"],
+                          "best_median_s": cb["median_s"],
+                          "paired_median": statistics.median(paired),
+                          "paired_min": min(paired), "paired_max": max(paired)}
+        row["ratio"] = cd["median_s"] / cb["median_s"]
+    row["verdict"] = "within" if row["ratio"] <= opts["limit"] else "OVER"
+    return row
+
+
+def print_table(rows, limit):
+    print(f"weft's defaults over its best configuration (confirmed ratio <= {limit:.2f}: within)")
+    head = (f"{'workload':<26} {'best in the sweep':<36} {'sweep':>6} {'confirmed':>9} "
+            f"{'paired (min-max)':>22}  verdict")
+    print(head)
+    for r in rows:
+        c = r["confirm"]
+        paired = (f"{c['paired_median']:.3f} ({c['paired_min']:.3f}-{c['paired_max']:.3f})"
+                  if c else "-")
+        best = r["best"].removeprefix("weft ")
+        print(f"{r['spec']:<26} {best:<36} {r['sweep_ratio']:>6.3f} {r['ratio']:>9.3f} "
+              f"{paired:>22}  {r['verdict']}")
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv)
+        check_environment()
+        cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
+                             opts["schedule"], int(opts["sweep-repeat"]), "sweep")
+        rows = [check_workload(opts, w) for w in swept]
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except (BenchError, OSError, json.JSONDecodeError, KeyError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    print_table(rows, opts["limit"])
+    if opts["json"]:
+        with open(opts["json"], "w", encoding="utf-8") as f:
+            json.dump({"workers": int(opts["workers"]), "limit": opts["limit"],
+                       "sweep_command": cmd, "workloads": rows}, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
