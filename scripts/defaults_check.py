@@ -52,7 +52,7 @@ import subprocess
 import sys
 import tempfile
 
-PROG = "defaults_check.py"
+PROG = os.path.basename(sys.argv[0]) or "defaults_check.py"  # also peer_check.py's
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -64,7 +64,8 @@ class BenchError(Exception):
     pass
 
 
-def parse_args(argv):
+def parse_args(argv, doc=__doc__, extra=None):
+    """The options (--help prints `doc`); `extra` adds options with their defaults."""
     opts = {
         "bench": os.path.join(ROOT, "build", "bench", "cli", "weft-bench"),
         "workloads": None,
@@ -76,12 +77,13 @@ def parse_args(argv):
         "confirm-repeat": "21",
         "limit": "1.05",
         "json": None,
+        **(extra or {}),
     }
     i = 0
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help"):
-            print(__doc__.strip())
+            print(doc.strip())
             sys.exit(0)
         if not arg.startswith("--") or arg[2:] not in opts:
             raise UsageError(f"unknown option '{arg}' (see --help)")
@@ -111,11 +113,11 @@ def check_environment():
                          ", ".join(set_vars))
 
 
-def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage):
+def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage, peers="none"):
     """Runs weft-bench compare; returns its arguments (less --json) and its JSON's workloads."""
     with tempfile.TemporaryDirectory(prefix="weft-defaults-") as tmp:
         out = os.path.join(tmp, "compare.json")
-        args = ["compare", "--peers", "none", "--workers", opts["workers"], "--mechanism",
+        args = ["compare", "--peers", peers, "--workers", opts["workers"], "--mechanism",
                 mechanisms, "--steal", steals, "--repeat", str(repeat)]
         if workloads:
             args += ["--workloads", workloads]

@@ -6,6 +6,9 @@
 #              confirming run's defaults median over its best median, verdicts match --limit
 #   bad_input  exit 2 with a message naming the problem: a bad --workers, a set WEFT_*
 #              variable, a sweep without the defaults' policy, an unknown option
+#   peers      scripts/peer_check.py (SCRIPT's sibling) on two peers: a row per workload and
+#              peer, each ratio the confirming run's weft median over the peer's, the peer's
+#              series one that the sweep ran; a variant in --peers exits 2
 # Usage: tests/defaults_check_test.sh MODE PYTHON SCRIPT WEFT_BENCH
 set -euo pipefail
 mode="$1" python="$2" script="$3" bench="$4"
@@ -69,6 +72,32 @@ EOF
       --workloads fib:10 --steal one --sweep-repeat 1
     expect2 "unknown option '--bogus'" "$python" "$script" --bench "$bench" --bogus 1
     expect2 "not an executable" "$python" "$script" --bench "$work/none"
+    ;;
+  peers)
+    peer_check="$(dirname "$script")/peer_check.py"
+    "$python" "$peer_check" --bench "$bench" --peers gomp,tbb --workloads fib:14,matmul-loops:30:kij \
+      --steal one,adaptive --schedule static,auto --sweep-repeat 2 --confirm-repeat 3 \
+      --json "$work/p.json" >"$work/out" 2>"$work/err" || fail "exited $?: $(cat "$work/err")"
+    grep -q '^peer_check.py: confirm matmul-loops:30:kij: weft-bench compare ' "$work/err" ||
+      fail "no progress line"
+    "$python" - "$work/p.json" <<'EOF' || fail "wrong figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["workloads"]
+assert [(r["spec"], r["peer"]) for r in rows] == [
+    ("fib:14", "gomp"), ("fib:14", "tbb"),
+    ("matmul-loops:30:kij", "gomp"), ("matmul-loops:30:kij", "tbb")], rows
+for r in rows:
+    assert not r["skipped"], r
+    assert abs(r["ratio"] - r["weft_median_s"] / r["peer_median_s"]) < 1e-12, r
+    assert r["paired_min"] <= r["paired_median"] <= r["paired_max"], r
+    assert r["verdict"] == ("within" if r["ratio"] <= d["limit"] else "OVER"), r
+    assert r["peer_series"].startswith(r["peer"]), r
+    assert r["weft"].startswith("weft "), r
+EOF
+    set +e; "$python" "$peer_check" --bench "$bench" --peers gomp/outer >/dev/null 2>"$work/err"
+    rc=$?; set -e
+    [[ $rc -eq 2 ]] && grep -q "expected peer names" "$work/err" || fail "--peers gomp/outer: $rc"
     ;;
   *) fail "unknown mode" ;;
 esac

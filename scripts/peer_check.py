@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""weft's best configuration against each peer's best series, measured in two stages.
+
+usage: scripts/peer_check.py [--peers LIST] [--bench PATH] [--workloads W,...] [--workers N]
+           [--mechanism LIST] [--steal LIST] [--schedule LIST]
+           [--sweep-repeat R] [--confirm-repeat R] [--limit X] [--json FILE]
+
+Per workload and peer: how weft at its best compares with the peer at its best, in two
+stages of `weft-bench compare`, as scripts/defaults_check.py does for weft's defaults:
+
+  1. sweep    one run of every workload: weft under every mechanism x policy (x schedule on
+              the loop workloads), each peer under each of its loop variants and schedules.
+              Its bests are weft's configuration and each peer's series with the lowest median.
+  2. confirm  per workload, one more run of that workload alone with just weft's best and
+              each peer's best series (their schedules, where they differ, run on both sides),
+              alternated, --repeat --confirm-repeat.
+
+Why two stages: the best of many noisy medians falls below a typical one by about the noise,
+and the side with more series gains the more from it (on a loop workload a peer has up to 8
+variants per schedule, weft 6 configurations). The confirming run picks nothing.
+
+Per workload and peer the table prints the sweep's ratio (weft's best median over the peer's)
+and the confirming run's ratio of medians and paired ratio (the median over repetitions of
+weft/peer, each pair run side by side; min-max beside it). Verdict: the confirming run's ratio
+of medians against --limit (default 1.00): "within" or "OVER". A peer that ran no series
+of a workload (not built, or not implementing it) is reported as skipped.
+
+Options: as scripts/defaults_check.py's (see its --help), and
+  --peers LIST          the peers (weft-bench compare's names; default gomp,libomp,tbb)
+  --limit X             default 1.00
+
+Exit status: 0 done (whatever the verdicts), 1 weft-bench failed, 2 a bad argument.
+"""
+
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from defaults_check import (PROG, BenchError, UsageError, compare,  # noqa: E402
+                            join_values, parse_args, settings, weft_runs)
+
+
+
+def peer_runs(workload, peer):
+    return [r for r in workload["runs"] if r["impl"] == peer and "times_s" in r]
+
+
+def peer_spec(run):
+    """The --peers entry that runs just this series' variant ("gomp/outer", or "tbb")."""
+    return run["impl"] + ("/" + run["variant"] if run["variant"] else "")
+
+
+def same_series(a, b):
+    return all(a[k] == b[k] for k in ("impl", "variant", "schedule"))
+
+
+def check_workload(opts, w, peers):
+    weft = min(weft_runs(w), key=lambda r: r["median_s"])
+    bests = {}
+    for peer in peers:
+        runs = peer_runs(w, peer)
+        if runs:
+            bests[peer] = min(runs, key=lambda r: r["median_s"])
+    rows = [{"spec": w["spec"], "peer": p, "skipped": True} for p in peers if p not in bests]
+    if not bests:
+        return rows
+    ws = settings(weft)
+    schedules = join_values(ws["schedule"], *(b["schedule"] for b in bests.values()))
+    # A peer's own default schedule ("default") is no weft schedule: that series runs when
+    # compare gets no --schedule, so then weft's best is on a fork-join workload or "default".
+    cmd, confirmed = compare(opts, w["spec"], ws["mechanism"], ws["steal"],
+                             None if schedules in (None, "default") else schedules,
+                             int(opts["confirm-repeat"]), "confirm " + w["spec"],
+                             peers=",".join(peer_spec(b) for b in bests.values()))
+    cw = confirmed[0]
+    cweft = next(r for r in weft_runs(cw) if settings(r) == ws)
+    for peer, best in bests.items():
+        cpeer = next((r for r in peer_runs(cw, peer) if same_series(r, best)), None)
+        if cpeer is None:
+            raise BenchError(f"confirm {w['spec']}: no run of {best['label']}")
+        paired = [a / b for a, b in zip(cweft["times_s"], cpeer["times_s"])]
+        ratio = cweft["median_s"] / cpeer["median_s"]
+        rows.append({"spec": w["spec"], "peer": peer, "skipped": False, "weft": weft["label"],
+                     "peer_series": best["label"],
+                     "sweep_ratio": weft["median_s"] / best["median_s"],
+                     "weft_median_s": cweft["median_s"], "peer_median_s": cpeer["median_s"],
+                     "ratio": ratio,
+                     "paired_median": statistics.median(paired), "paired_min": min(paired),
+                     "paired_max": max(paired), "confirm_command": cmd,
+                     "verdict": "within" if ratio <= opts["limit"] else "OVER"})
+    return rows
+
+
+def print_table(rows, limit):
+    print(f"weft's best over each peer's best series (confirmed ratio <= {limit:.2f}: within)")
+    print(f"{'workload':<24} {'weft best':<30} {'peer best':<28} {'sweep':>6} {'confirmed':>9} "
+          f"{'paired (min-max)':>22}  verdict")
+    for r in rows:
+        if r["skipped"]:
+            print(f"{r['spec']:<24} {'':<30} {r['peer'] + ': skipped':<28}")
+            continue
+        paired = f"{r['paired_median']:.3f} ({r['paired_min']:.3f}-{r['paired_max']:.3f})"
+        print(f"{r['spec']:<24} {r['weft'].removeprefix('weft '):<30} {r['peer_series']:<28} "
+              f"{r['sweep_ratio']:>6.3f} {r['ratio']:>9.3f} {paired:>22}  {r['verdict']}")
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv, __doc__, {"peers": "gomp,libomp,tbb", "limit": "1.00"})
+        peers = [p for p in opts["peers"].split(",") if p]
+        if not peers or "none" in peers or any("/" in p for p in peers):
+            raise UsageError(f"--peers '{opts['peers']}': expected peer names, e.g. gomp,tbb "
+                             "(each peer's variants are all swept)")
+        cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
+                             opts["schedule"], int(opts["sweep-repeat"]), "sweep",
+                             peers=",".join(peers))
+        rows = [row for w in swept for row in check_workload(opts, w, peers)]
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except (BenchError, OSError, json.JSONDecodeError, KeyError, StopIteration) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    print_table(rows, opts["limit"])
+    if opts["json"]:
+        with open(opts["json"], "w", encoding="utf-8") as f:
+            json.dump({"workers": int(opts["workers"]), "limit": opts["limit"],
+                       "sweep_command": cmd, "workloads": rows}, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
