@@ -661,11 +661,12 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"label\":\"serial\",\"loops\":null,\"frames\":null,"
-                      "\"adaptive_fork\":null,"),
+                      "\"adaptive_fork\":null,\"defaults\":null,"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"label\":\"weft request/one dynamic:1 dlist/stack/adapt=0 w=2\","
-                      "\"loops\":\"dlist\",\"frames\":\"stack\",\"adaptive_fork\":\"0\","),
+                      "\"loops\":\"dlist\",\"frames\":\"stack\",\"adaptive_fork\":\"0\","
+                      "\"defaults\":false,"),
             std::string::npos)
       << json;
 

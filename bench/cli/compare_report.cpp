@@ -105,15 +105,15 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
       << ",\"steal\":" << (weft ? quote(run.steal) : "null")
       << ",\"schedule\":" << or_null(run.schedule) << ",\"variant\":" << or_null(run.variant)
       << ",\"workers\":" << run.workers << ",\"label\":" << quote(run.label());
-  // Whether a weft run has the defaults' mechanism, policy, schedule and loop settings (null
-  // for the other implementations).
-  out << ",\"defaults\":" << (weft ? (run.defaults ? "true" : "false") : "null");
   // A weft run's loop settings on a loop workload, null otherwise (as "schedule").
   const std::optional<LoopSettings>& loops = run.loop_settings;
   out << ",\"loops\":" << (loops ? quote(weft::loop_scheme_name(loops->scheme)) : "null")
       << ",\"frames\":" << (loops ? quote(weft::loop_frames_name(loops->frames)) : "null")
       << ",\"adaptive_fork\":"
       << (loops ? quote(weft::adaptive_fork_name(loops->adaptive)) : "null");
+  // Whether a weft run has the defaults' mechanism, policy, schedule and loop settings (null
+  // for the other implementations).
+  out << ",\"defaults\":" << (weft ? (run.defaults ? "true" : "false") : "null");
   if (!run.skipped.empty()) {
     out << ",\"skipped\":" << quote(run.skipped) << "}";
     return;
