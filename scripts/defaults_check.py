@@ -101,6 +101,9 @@ def parse_args(argv, doc=__doc__, extra=None):
     if not limit >= 1.0:
         raise UsageError(f"--limit '{opts['limit']}': expected a number of at least 1")
     opts["limit"] = limit
+    if not opts["schedule"].strip(","):
+        raise UsageError("--schedule: expected at least one schedule (the loop workloads run "
+                         "under each)")
     if not os.access(opts["bench"], os.X_OK):
         raise UsageError(f"--bench '{opts['bench']}': not an executable (build weft first)")
     return opts
@@ -204,26 +207,34 @@ def print_table(rows, limit):
               f"{paired:>22}  {r['verdict']}")
 
 
-def main(argv):
+def run_checks(checks, table):
+    """Runs checks() -> (options, the sweep's arguments, rows), prints table(rows, limit) and
+    writes --json; returns the exit status (also peer_check.py's)."""
     try:
-        opts = parse_args(argv)
-        check_environment()
-        cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
-                             opts["schedule"], int(opts["sweep-repeat"]), "sweep")
-        rows = [check_workload(opts, w) for w in swept]
+        opts, cmd, rows = checks()
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except (BenchError, OSError, json.JSONDecodeError, KeyError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
-    print_table(rows, opts["limit"])
+    table(rows, opts["limit"])
     if opts["json"]:
         with open(opts["json"], "w", encoding="utf-8") as f:
             json.dump({"workers": int(opts["workers"]), "limit": opts["limit"],
                        "sweep_command": cmd, "workloads": rows}, f, indent=1)
             f.write("\n")
     return 0
+
+
+def main(argv):
+    def checks():
+        opts = parse_args(argv)
+        check_environment()
+        cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
+                             opts["schedule"], int(opts["sweep-repeat"]), "sweep")
+        return opts, cmd, [check_workload(opts, w) for w in swept]
+    return run_checks(checks, print_table)
 
 
 if __name__ == "__main__":

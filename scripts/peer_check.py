@@ -32,14 +32,13 @@ Options: as scripts/defaults_check.py's (see its --help), and
 Exit status: 0 done (whatever the verdicts), 1 weft-bench failed, 2 a bad argument.
 """
 
-import json
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from defaults_check import (PROG, BenchError, UsageError, compare,  # noqa: E402
-                            join_values, parse_args, settings, weft_runs)
+from defaults_check import (BenchError, UsageError, compare, find,  # noqa: E402
+                            join_values, parse_args, run_checks, settings, weft_runs)
 
 
 
@@ -68,14 +67,13 @@ def check_workload(opts, w, peers):
         return rows
     ws = settings(weft)
     schedules = join_values(ws["schedule"], *(b["schedule"] for b in bests.values()))
-    # A peer's own default schedule ("default") is no weft schedule: that series runs when
-    # compare gets no --schedule, so then weft's best is on a fork-join workload or "default".
-    cmd, confirmed = compare(opts, w["spec"], ws["mechanism"], ws["steal"],
-                             None if schedules in (None, "default") else schedules,
+    # The sweep always names its schedules (parse_args), so no peer series ran under its own
+    # "default" and every schedule here is one weft takes too.
+    cmd, confirmed = compare(opts, w["spec"], ws["mechanism"], ws["steal"], schedules,
                              int(opts["confirm-repeat"]), "confirm " + w["spec"],
                              peers=",".join(peer_spec(b) for b in bests.values()))
     cw = confirmed[0]
-    cweft = next(r for r in weft_runs(cw) if settings(r) == ws)
+    cweft = find(weft_runs(cw), ws, "confirm " + w["spec"])
     for peer, best in bests.items():
         cpeer = next((r for r in peer_runs(cw, peer) if same_series(r, best)), None)
         if cpeer is None:
@@ -107,7 +105,7 @@ def print_table(rows, limit):
 
 
 def main(argv):
-    try:
+    def checks():
         opts = parse_args(argv, __doc__, {"peers": "gomp,libomp,tbb", "limit": "1.00"})
         peers = [p for p in opts["peers"].split(",") if p]
         if not peers or "none" in peers or any("/" in p for p in peers):
@@ -116,20 +114,8 @@ def main(argv):
         cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
                              opts["schedule"], int(opts["sweep-repeat"]), "sweep",
                              peers=",".join(peers))
-        rows = [row for w in swept for row in check_workload(opts, w, peers)]
-    except UsageError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
-    except (BenchError, OSError, json.JSONDecodeError, KeyError, StopIteration) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
-    print_table(rows, opts["limit"])
-    if opts["json"]:
-        with open(opts["json"], "w", encoding="utf-8") as f:
-            json.dump({"workers": int(opts["workers"]), "limit": opts["limit"],
-                       "sweep_command": cmd, "workloads": rows}, f, indent=1)
-            f.write("\n")
-    return 0
+        return opts, cmd, [row for w in swept for row in check_workload(opts, w, peers)]
+    return run_checks(checks, print_table)
 
 
 if __name__ == "__main__":

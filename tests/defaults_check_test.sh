@@ -71,6 +71,7 @@ EOF
     expect2 "no run with weft's defaults" "$python" "$script" --bench "$bench" \
       --workloads fib:10 --steal one --sweep-repeat 1
     expect2 "unknown option '--bogus'" "$python" "$script" --bench "$bench" --bogus 1
+    expect2 "--schedule: expected at least one" "$python" "$script" --bench "$bench" --schedule ""
     expect2 "not an executable" "$python" "$script" --bench "$work/none"
     ;;
   peers)
