@@ -26,7 +26,12 @@ of medians against --limit (default 1.00): "within" or "OVER". A peer that ran n
 of a workload (not built, or not implementing it) is reported as skipped.
 
 Options: as scripts/defaults_check.py's (see its --help), and
-  --peers LIST          the peers (weft-bench compare's names; default gomp,libomp,tbb)
+  --peers LIST          the peers, as weft-bench compare names them (default gomp,libomp,tbb):
+                        a name sweeps all of that peer's loop variants, NAME/VARIANT only
+                        that one (gomp/outer,gomp/taskloop,tbb leaves libgomp's nested
+                        loops out, which take tens of seconds a repetition on the matmul
+                        orders with N^2 inner loops); each peer's best is taken among the
+                        variants listed for it
   --limit X             default 1.00
 
 Exit status: 0 done (whatever the verdicts), 1 weft-bench failed, 2 a bad argument.
@@ -107,13 +112,15 @@ def print_table(rows, limit):
 def main(argv):
     def checks():
         opts = parse_args(argv, __doc__, {"peers": "gomp,libomp,tbb", "limit": "1.00"})
-        peers = [p for p in opts["peers"].split(",") if p]
-        if not peers or "none" in peers or any("/" in p for p in peers):
-            raise UsageError(f"--peers '{opts['peers']}': expected peer names, e.g. gomp,tbb "
-                             "(each peer's variants are all swept)")
+        entries = opts["peers"].split(",")
+        if any(not e or e == "none" or e.count("/") > 1
+               or not all(e.split("/")) for e in entries):
+            raise UsageError(f"--peers '{opts['peers']}': expected peer names or NAME/VARIANT, "
+                             "e.g. gomp/outer,tbb")
+        peers = list(dict.fromkeys(e.split("/")[0] for e in entries))  # names, in order
         cmd, swept = compare(opts, opts["workloads"], opts["mechanism"], opts["steal"],
                              opts["schedule"], int(opts["sweep-repeat"]), "sweep",
-                             peers=",".join(peers))
+                             peers=",".join(entries))
         return opts, cmd, [row for w in swept for row in check_workload(opts, w, peers)]
     return run_checks(checks, print_table)
 

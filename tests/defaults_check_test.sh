@@ -8,7 +8,8 @@
 #              variable, a sweep without the defaults' policy, an unknown option
 #   peers      scripts/peer_check.py (SCRIPT's sibling) on two peers: a row per workload and
 #              peer, each ratio the confirming run's weft median over the peer's, the peer's
-#              series one that the sweep ran; a variant in --peers exits 2
+#              series one that the sweep ran; with NAME/VARIANT entries the peer's best is
+#              one of the variants listed; an empty name or variant exits 2
 # Usage: tests/defaults_check_test.sh MODE PYTHON SCRIPT WEFT_BENCH
 set -euo pipefail
 mode="$1" python="$2" script="$3" bench="$4"
@@ -96,9 +97,21 @@ for r in rows:
     assert r["peer_series"].startswith(r["peer"]), r
     assert r["weft"].startswith("weft "), r
 EOF
-    set +e; "$python" "$peer_check" --bench "$bench" --peers gomp/outer >/dev/null 2>"$work/err"
-    rc=$?; set -e
-    [[ $rc -eq 2 ]] && grep -q "expected peer names" "$work/err" || fail "--peers gomp/outer: $rc"
+    "$python" "$peer_check" --bench "$bench" --peers gomp/outer,gomp/taskloop \
+      --workloads matmul-loops:30:kij --steal adaptive --schedule static --sweep-repeat 2 \
+      --confirm-repeat 3 --json "$work/v.json" >"$work/out" 2>"$work/err" ||
+      fail "variants: exited $?: $(cat "$work/err")"
+    "$python" - "$work/v.json" <<'EOF' || fail "wrong variants"
+import json, sys
+rows = json.load(open(sys.argv[1]))["workloads"]
+assert [(r["spec"], r["peer"]) for r in rows] == [("matmul-loops:30:kij", "gomp")], rows
+assert rows[0]["peer_series"].split()[0] in ("gomp/outer", "gomp/taskloop"), rows
+EOF
+    for bad in gomp/ /outer none gomp,,tbb gomp/outer/x; do
+      set +e; "$python" "$peer_check" --bench "$bench" --peers "$bad" >/dev/null 2>"$work/err"
+      rc=$?; set -e
+      [[ $rc -eq 2 ]] && grep -q "expected peer names" "$work/err" || fail "--peers $bad: $rc"
+    done
     ;;
   *) fail "unknown mode" ;;
 esac
