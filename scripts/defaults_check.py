@@ -157,6 +157,13 @@ def find(runs, wanted, where):
     raise BenchError(f"{where}: no weft run with {wanted}")
 
 
+def paired_ratios(a_times, b_times):
+    """The ratios a/b of repetitions run side by side: their median, min and max."""
+    paired = [a / b for a, b in zip(a_times, b_times)]
+    return {"paired_median": statistics.median(paired), "paired_min": min(paired),
+            "paired_max": max(paired)}
+
+
 def defaults_of(workload):
     found = [r for r in weft_runs(workload) if r.get("defaults")]
     if not found:
@@ -183,11 +190,9 @@ def check_workload(opts, w):
         cruns = weft_runs(confirmed[0])
         cd = find(cruns, d, "confirm " + w["spec"])
         cb = find(cruns, b, "confirm " + w["spec"])
-        paired = [a / c for a, c in zip(cd["times_s"], cb["times_s"])]
         row["confirm"] = {"command": cmd, "defaults_median_s": cd["median_s"],
                           "best_median_s": cb["median_s"],
-                          "paired_median": statistics.median(paired),
-                          "paired_min": min(paired), "paired_max": max(paired)}
+                          **paired_ratios(cd["times_s"], cb["times_s"])}
         row["ratio"] = cd["median_s"] / cb["median_s"]
     row["verdict"] = "within" if row["ratio"] <= opts["limit"] else "OVER"
     return row

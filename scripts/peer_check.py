@@ -38,12 +38,12 @@ Exit status: 0 done (whatever the verdicts), 1 weft-bench failed, 2 a bad argume
 """
 
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from defaults_check import (BenchError, UsageError, compare, find,  # noqa: E402
-                            join_values, parse_args, run_checks, settings, weft_runs)
+                            join_values, paired_ratios, parse_args, run_checks, settings,
+                            weft_runs)
 
 
 
@@ -83,15 +83,13 @@ def check_workload(opts, w, peers):
         cpeer = next((r for r in peer_runs(cw, peer) if same_series(r, best)), None)
         if cpeer is None:
             raise BenchError(f"confirm {w['spec']}: no run of {best['label']}")
-        paired = [a / b for a, b in zip(cweft["times_s"], cpeer["times_s"])]
         ratio = cweft["median_s"] / cpeer["median_s"]
         rows.append({"spec": w["spec"], "peer": peer, "skipped": False, "weft": weft["label"],
                      "peer_series": best["label"],
                      "sweep_ratio": weft["median_s"] / best["median_s"],
                      "weft_median_s": cweft["median_s"], "peer_median_s": cpeer["median_s"],
-                     "ratio": ratio,
-                     "paired_median": statistics.median(paired), "paired_min": min(paired),
-                     "paired_max": max(paired), "confirm_command": cmd,
+                     "ratio": ratio, **paired_ratios(cweft["times_s"], cpeer["times_s"]),
+                     "confirm_command": cmd,
                      "verdict": "within" if ratio <= opts["limit"] else "OVER"})
     return rows
 
@@ -113,8 +111,8 @@ def main(argv):
     def checks():
         opts = parse_args(argv, __doc__, {"peers": "gomp,libomp,tbb", "limit": "1.00"})
         entries = opts["peers"].split(",")
-        if any(not e or e == "none" or e.count("/") > 1
-               or not all(e.split("/")) for e in entries):
+        # Each entry is NAME or NAME/VARIANT, no part empty ("" splits to [""]).
+        if any(e == "none" or e.count("/") > 1 or not all(e.split("/")) for e in entries):
             raise UsageError(f"--peers '{opts['peers']}': expected peer names or NAME/VARIANT, "
                              "e.g. gomp/outer,tbb")
         peers = list(dict.fromkeys(e.split("/")[0] for e in entries))  # names, in order

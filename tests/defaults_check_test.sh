@@ -103,7 +103,10 @@ EOF
       fail "variants: exited $?: $(cat "$work/err")"
     "$python" - "$work/v.json" <<'EOF' || fail "wrong variants"
 import json, sys
-rows = json.load(open(sys.argv[1]))["workloads"]
+d = json.load(open(sys.argv[1]))
+sweep = d["sweep_command"]
+assert sweep[sweep.index("--peers") + 1] == "gomp/outer,gomp/taskloop", sweep
+rows = d["workloads"]
 assert [(r["spec"], r["peer"]) for r in rows] == [("matmul-loops:30:kij", "gomp")], rows
 assert rows[0]["peer_series"].split()[0] in ("gomp/outer", "gomp/taskloop"), rows
 EOF
