@@ -39,6 +39,10 @@ mkdir -p "$out"
 
 policies=one,fixed:2,fixed:20,half,adaptive
 mechanisms=concurrent,request
+# The simulator gives every concurrent claim a membarrier; the runtime's default lets a stack
+# that thieves claim from often switch to the fence (docs/SIMULATOR.md, "Gaps"), so the real
+# runs here take a membarrier per claim too.
+export WEFT_BARRIER=membarrier
 echo "== calibrating (weft-sim calibrate --repeat 5)"
 "$sim" calibrate --repeat 5 --json "$out/costs.json"
 

@@ -42,6 +42,7 @@ const std::vector<CounterField>& counter_fields() {
       {"steal_attempts", &weft::WorkerStats::steal_attempts},
       {"steals", &weft::WorkerStats::steals},
       {"tasks_stolen", &weft::WorkerStats::tasks_stolen},
+      {"fenced_steals", &weft::WorkerStats::fenced_steals},
       {"failed_steals", &weft::WorkerStats::failed_steals},
       {"leapfrogs", &weft::WorkerStats::leapfrogs},
       {"parks", &weft::WorkerStats::parks},
@@ -151,6 +152,7 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
   EXPECT_EQ(t.spawns, t.inline_joins + t.stolen_joins + t.overflow_spawns);
   EXPECT_EQ(t.overflow_spawns, 0u);
   EXPECT_GE(t.tasks_stolen, t.steals);
+  EXPECT_LE(t.fenced_steals, t.steals);
   EXPECT_GE(t.steal_attempts, t.steals);
   EXPECT_EQ(t.steal_attempts, t.steals + t.failed_steals);
   EXPECT_EQ(sum_of(t.steal_sizes_seen), t.steal_attempts);

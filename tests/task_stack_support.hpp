@@ -154,7 +154,10 @@ class Owner {
   void pop() {
     const auto [s, id] = pending_.back();
     pending_.pop_back();
-    if (stack_.pop(s) || settle(s)) {
+    // As Future::join: the LIFO check, the inline pop (which tests no barrier mode), and the
+    // settling when its check fails.
+    if (stack_.top_if(reinterpret_cast<std::uintptr_t>(s)) != s) note_bad(id, "not the top");
+    if (stack_.pop_top(s) || settle(s)) {
       ++inline_;
       CountedTask* task = s->as<CountedTask>();
       try {

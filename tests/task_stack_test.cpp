@@ -25,6 +25,7 @@
 #include "test_support.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
+#include "weft/weft.hpp"
 
 namespace {
 using weft::detail::StealSide;
@@ -436,6 +437,140 @@ TEST_F(TaskStackTest, AFencedStacksInlinePopAlwaysSettlesOutOfLine) {
   EXPECT_EQ(stack.size(), 0);
   EXPECT_TRUE(checker.check(4).ok()) << checker.check(4).describe();
 }
+
+// ---- Barrier switching (Config::barrier = auto; S1-S3 in task_stack.hpp) ----
+
+class BarrierSwitchingTest : public TaskStackTest {
+ protected:
+  void SetUp() override {
+    TaskStackTest::SetUp();
+    if (wd::barrier_mode() == wd::BarrierMode::kFence) {
+      GTEST_SKIP() << "the process uses the fence barrier: no stack switches";
+    }
+  }
+  void TearDown() override { wd::reset_barrier_switching(); }
+  static constexpr std::uint64_t kHour = 3'600'000'000'000ULL;
+};
+
+// Two membarrier claims close together make the stack fenced (its inline pop then always
+// settles out of line); once no thief comes for the window, the owner's fenced pop makes it
+// unfenced again, and its inline pop decides. A stack made without switching never switches.
+TEST_F(BarrierSwitchingTest, CloseClaimsFenceTheStackAndQuietUnfencesIt) {
+  wd::set_barrier_switching(
+      {.fence_within_ns = kHour, .unfence_after_ns = kHour, .recheck_pops = 1});
+  for (const bool switching : {false, true}) {
+    SCOPED_TRACE(switching ? "switching stack" : "stack made without switching");
+    wd::TaskStack stack;
+    stack.init(16, weft::StealMechanism::kConcurrent, switching);
+    ExactlyOnceChecker checker(6);
+    Owner owner(stack, checker);
+    for (int i = 0; i < 6; ++i) owner.push();
+    const StealPolicy one = StealPolicy::fixed(1);
+    const auto run_inline = [](wd::Slot* s) {  // as a join that popped it does
+      try {
+        (void)(*s->as<CountedTask>())();
+      } catch (const TaskError&) {  // task 5 throws, by CountedTask's rule
+      }
+      s->as<CountedTask>()->~CountedTask();
+    };
+    ASSERT_EQ(StealSide(stack).steal(one, 1).count, 1);  // the first membarrier claim
+    EXPECT_FALSE(stack.fenced());
+    const wd::Claim second = StealSide(stack).steal(one, 1);  // within the window
+    ASSERT_EQ(second.count, 1);
+    EXPECT_EQ(stack.fenced(), switching);
+    EXPECT_EQ(stack.barrier_switches(), switching ? 1u : 0u);
+    EXPECT_EQ(stack.available(), 4);  // H moved with the mode
+
+    wd::Slot* top = stack.slot_at(5);
+    ASSERT_EQ(stack.top_if(reinterpret_cast<std::uintptr_t>(top)), top);
+    EXPECT_EQ(stack.pop_top(top), !switching) << "a fenced stack's inline pop must not decide";
+    EXPECT_TRUE(StealSide(stack).pop_contended(top));  // fenced: decided out of line, ours
+    run_inline(top);
+    EXPECT_EQ(stack.fenced(), switching) << "a thief came within the window: stays fenced";
+
+    wd::set_barrier_switching({.fence_within_ns = kHour, .unfence_after_ns = 0, .recheck_pops = 1});
+    top = stack.slot_at(4);
+    EXPECT_EQ(stack.pop_top(top), !switching);
+    EXPECT_TRUE(StealSide(stack).pop_contended(top));
+    run_inline(top);
+    EXPECT_FALSE(stack.fenced()) << "no thief within the window: back to membarrier";
+    EXPECT_EQ(stack.barrier_switches(), switching ? 2u : 0u);
+    EXPECT_EQ(stack.available(), 2);
+    top = stack.slot_at(3);
+    EXPECT_TRUE(stack.pop_top(top)) << "unfenced again: the inline pop decides";
+    run_inline(top);
+    top = stack.slot_at(2);
+    EXPECT_TRUE(stack.pop_top(top));
+    run_inline(top);
+    // The two stolen slots, newest first: the owner finds each claimed and keeps it occupied.
+    for (const std::int64_t id : {1, 0}) {
+      wd::Slot* stolen = stack.slot_at(id);
+      EXPECT_FALSE(stack.pop(stolen));
+      EXPECT_FALSE(StealSide(stack).pop_contended(stolen));
+      run_claim(wd::Claim{stolen, 1});
+      stack.release_stolen(stolen);
+    }
+    EXPECT_EQ(stack.size(), 0);
+    EXPECT_TRUE(checker.check(6).ok()) << checker.check(6).describe();
+    wd::set_barrier_switching(
+        {.fence_within_ns = kHour, .unfence_after_ns = kHour, .recheck_pops = 1});
+  }
+}
+
+// A runtime's stacks switch under the default Barrier::kAuto, seen in Stats::fenced_steals,
+// and never under kMembarrier. Short fib runs at 2 workers under `one` make claims in quick
+// succession; the first run that had a claim fence ends the kAuto part.
+TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrier) {
+  const auto steals_under = [](weft::Barrier barrier, bool until_fenced) {
+    weft::Config c = weft_test::make_config("one", 2);
+    c.mechanism = weft::StealMechanism::kConcurrent;
+    c.barrier = barrier;
+    weft::Runtime rt(c);
+    const int n = weft_test::kSanitized ? 16 : 20;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (int run = 0; run < 5000 && std::chrono::steady_clock::now() < deadline; ++run) {
+      EXPECT_EQ(rt.run([n] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
+      if (until_fenced ? rt.stats().total.fenced_steals > 0 : run >= 200) break;
+    }
+    return rt.stats().total;
+  };
+  const weft::WorkerStats automatic = steals_under(weft::Barrier::kAuto, true);
+  EXPECT_GT(automatic.fenced_steals, 0u) << "no claim fenced in " << automatic.steals;
+  EXPECT_LT(automatic.fenced_steals, automatic.steals) << "a stack's first claim is a membarrier";
+  const weft::WorkerStats membarrier = steals_under(weft::Barrier::kMembarrier, false);
+  EXPECT_GT(membarrier.steals, 0u);
+  EXPECT_EQ(membarrier.fenced_steals, 0u);
+}
+
+// I2 while the stack changes its barrier all the time: every second membarrier claim fences
+// it, and the owner unfences it after every other fenced pop, so claims and pops cross each
+// switch in both directions.
+class BarrierSwitchingStress : public BarrierSwitchingTest,
+                               public ::testing::WithParamInterface<StressParam> {};
+
+TEST_P(BarrierSwitchingStress, EveryTaskIsTakenExactlyOnce) {
+  const auto& [spec, thieves] = GetParam();
+  const StealPolicy policy = StealPolicy::parse(spec);
+  wd::set_barrier_switching({.fence_within_ns = kHour, .unfence_after_ns = 0, .recheck_pops = 2});
+  const std::int64_t per_round = scaled(300000, 10000);
+  std::uint64_t switches = 0;
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    wd::TaskStack stack;
+    stack.init(round == 0 ? 64 : 32, weft::StealMechanism::kConcurrent, true);
+    run_stress(stack, policy, spec == "one" ? 1 : 0, thieves, per_round,
+               weft_test::mix64(static_cast<std::uint64_t>(round * 100 + thieves + 7)));
+    switches += stack.barrier_switches();
+    if (HasFailure()) return;
+  }
+  std::printf("%llu barrier switches\n", static_cast<unsigned long long>(switches));
+  EXPECT_GE(switches, 10u) << "the stack hardly switched: the test exercised little";
+}
+
+INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, BarrierSwitchingStress,
+                         ::testing::Combine(::testing::Values("one", "half"),
+                                            ::testing::Values(1, 2, 4)),
+                         weft_test::PolicyCountName{});
 
 TEST_F(TaskStackTest, ReportsBarrierMode) {
   const auto mode = weft::detail::barrier_mode();

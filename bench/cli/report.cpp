@@ -130,6 +130,7 @@ void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
       << ",\"steals\":" << number(per_run(c.steals, repeat))
       << ",\"tasks_stolen\":" << number(per_run(c.tasks_stolen, repeat))
       << ",\"tasks_per_steal\":" << number(c.tasks_per_steal())
+      << ",\"fenced_steals\":" << number(per_run(c.fenced_steals, repeat))
       << ",\"failed_steals\":" << number(per_run(c.failed_steals, repeat))
       << ",\"stolen_joins\":" << number(per_run(c.stolen_joins, repeat))
       << ",\"leapfrogs\":" << number(per_run(c.leapfrogs, repeat))

@@ -50,8 +50,11 @@ StealMechanism parse_mechanism(std::string_view spec, std::string_view setting =
 // process decides it, and a later Runtime that asks for the other mode explicitly gets a
 // ConfigError (kAuto always takes what was decided).
 //   kAuto        membarrier where the kernel offers it (not in ThreadSanitizer builds, which
-//                do not model it), otherwise fence.
-//   kMembarrier  membarrier, or a ConfigError where it is unavailable.
+//                do not model it), otherwise fence; with membarrier, a stack that thieves
+//                claim from again within a few membarriers' time switches to the fence
+//                until they stop coming (docs/ARCHITECTURE.md, "Switching the barrier").
+//   kMembarrier  membarrier on every claim, never switching; a ConfigError where it is
+//                unavailable.
 //   kFence       a seq_cst fence on both sides (Cilk-5's THE protocol), for testing.
 enum class Barrier : std::uint8_t { kAuto, kMembarrier, kFence };
 const char* barrier_name(Barrier b) noexcept;

@@ -31,9 +31,12 @@ struct WorkerStats {
   std::uint64_t steal_attempts = 0;   // claims tried on a victim: steals + failed_steals
   std::uint64_t steals = 0;           // successful claims
   std::uint64_t tasks_stolen = 0;     // tasks taken by those claims
-  std::uint64_t failed_steals = 0;    // attempts that got nothing
-  std::uint64_t leapfrogs = 0;        // successful steals from the thief of an awaited task
-  std::uint64_t parks = 0;            // times this worker went to sleep
+  // Of the steals, claims whose barrier was a fence rather than a membarrier: all of them in
+  // the fence mode, and those on a stack that had switched to the fence (Config::barrier).
+  std::uint64_t fenced_steals = 0;
+  std::uint64_t failed_steals = 0;  // attempts that got nothing
+  std::uint64_t leapfrogs = 0;      // successful steals from the thief of an awaited task
+  std::uint64_t parks = 0;          // times this worker went to sleep
   // Of those, the times the busy limit sent it to sleep instead of looking for work: as many
   // workers as the limit allows (Config::busy_limit) were busy and no lift was on.
   std::uint64_t limit_sleeps = 0;

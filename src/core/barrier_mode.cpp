@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/activity_clock.hpp"
 #include "core/config_fields.hpp"
 #include "platform/asymmetric_barrier.hpp"
 #include "weft/detail/sanitizers.hpp"
@@ -15,13 +16,55 @@ namespace weft::detail {
 // it is written before any worker thread starts, and thread creation orders the two.
 std::atomic<bool> g_pop_needs_fence{true};
 
-void thief_store_load_barrier() noexcept {
-  if (g_pop_needs_fence.load(std::memory_order_relaxed)) {
+namespace {
+// The membarrier's cost, a running average of the thieves' timings (each new one weighs
+// 1/8). relaxed: a statistic; a lost update only delays the average.
+std::atomic<std::uint64_t> g_membarrier_ns{0};
+// Windows fixed by a test (set_barrier_switching), and whether they are.
+std::atomic<bool> g_switching_fixed{false};
+std::atomic<std::uint64_t> g_fixed_fence_within_ns{0};
+std::atomic<std::uint64_t> g_fixed_unfence_after_ns{0};
+std::atomic<std::uint32_t> g_fixed_recheck_pops{256};
+
+void note_membarrier_ns(std::uint64_t ns) noexcept {
+  const std::uint64_t old = g_membarrier_ns.load(std::memory_order_relaxed);
+  g_membarrier_ns.store(old == 0 ? ns : old - old / 8 + ns / 8, std::memory_order_relaxed);
+}
+}  // namespace
+
+std::uint64_t thief_store_load_barrier(bool fenced) noexcept {
+  if (fenced || g_pop_needs_fence.load(std::memory_order_relaxed)) {
     std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the owner's fence
-    return;
+    return 0;
   }
   // Pairs with the owner's compiler barrier in TaskStack::pop_top().
+  const std::uint64_t start = monotonic_ns();
   platform::membarrier_all_threads();
+  const std::uint64_t took = monotonic_ns() - start;
+  note_membarrier_ns(took);
+  return took;
+}
+
+BarrierSwitching barrier_switching() noexcept {
+  if (g_switching_fixed.load(std::memory_order_relaxed)) {
+    return {g_fixed_fence_within_ns.load(std::memory_order_relaxed),
+            g_fixed_unfence_after_ns.load(std::memory_order_relaxed),
+            g_fixed_recheck_pops.load(std::memory_order_relaxed)};
+  }
+  const std::uint64_t cost = g_membarrier_ns.load(std::memory_order_relaxed);
+  return {kFenceWithinCosts * cost, kUnfenceAfterCosts * cost, 256};
+}
+
+void set_barrier_switching(const BarrierSwitching& fixed) noexcept {
+  g_fixed_fence_within_ns.store(fixed.fence_within_ns, std::memory_order_relaxed);
+  g_fixed_unfence_after_ns.store(fixed.unfence_after_ns, std::memory_order_relaxed);
+  g_fixed_recheck_pops.store(fixed.recheck_pops == 0 ? 1 : fixed.recheck_pops,
+                             std::memory_order_relaxed);
+  g_switching_fixed.store(true, std::memory_order_relaxed);
+}
+
+void reset_barrier_switching() noexcept {
+  g_switching_fixed.store(false, std::memory_order_relaxed);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 #include "weft/config.hpp"
 
@@ -14,8 +15,28 @@ namespace weft::detail {
 // store-load fence because the asymmetric (membarrier) barrier is unavailable or not wanted.
 extern std::atomic<bool> g_pop_needs_fence;
 
-// The thief's half of the Dekker pair: membarrier, or a seq_cst fence in fallback mode.
-void thief_store_load_barrier() noexcept;
+// The thief's half of the Dekker pair against a stack that is `fenced`: a seq_cst fence
+// there, membarrier elsewhere. Returns the membarrier's duration in ns (0 for a fence), which
+// it also feeds to the switching windows' estimate below.
+std::uint64_t thief_store_load_barrier(bool fenced) noexcept;
+
+// When a switching stack (TaskStack's S1-S3) changes its barrier. By default both windows
+// follow the membarrier's measured cost M (a running average of the thieves' own): a stack
+// becomes fenced when a membarrier claim comes within kFenceWithinCosts * M of the previous
+// one there, and goes back when no thief has come to it for kUnfenceAfterCosts * M. Until a
+// membarrier has been timed no stack switches.
+struct BarrierSwitching {
+  std::uint64_t fence_within_ns = 0;  // 0: never fence
+  std::uint64_t unfence_after_ns = 0;
+  std::uint32_t recheck_pops = 256;  // fenced pops between two looks at the clock (>= 1)
+};
+inline constexpr std::uint64_t kFenceWithinCosts = 4;
+inline constexpr std::uint64_t kUnfenceAfterCosts = 16;
+BarrierSwitching barrier_switching() noexcept;
+// Tests: fixes the windows (no estimate) until reset_barrier_switching(). Call while no
+// runtime runs.
+void set_barrier_switching(const BarrierSwitching& fixed) noexcept;
+void reset_barrier_switching() noexcept;
 
 enum class BarrierMode { kMembarrier, kFence };
 

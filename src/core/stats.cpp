@@ -24,6 +24,7 @@ constexpr Field kFields[] = {
     {"steal_attempts", &WorkerStats::steal_attempts},
     {"steals", &WorkerStats::steals},
     {"tasks_stolen", &WorkerStats::tasks_stolen},
+    {"fenced_steals", &WorkerStats::fenced_steals},
     {"failed_steals", &WorkerStats::failed_steals},
     {"leapfrogs", &WorkerStats::leapfrogs},
     {"parks", &WorkerStats::parks},
@@ -63,7 +64,7 @@ constexpr ThreadField kThreadFields[] = {
     {"heap_high_water", &ThreadStats::heap_high_water},
 };
 // The counters' table stops before the profile's fields, which get their own table.
-constexpr std::size_t kCounterFields = 22;
+constexpr std::size_t kCounterFields = 23;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
 void json_object(std::ostringstream& out, const WorkerStats& w) {

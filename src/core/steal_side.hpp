@@ -38,6 +38,7 @@ class StealPort {
 struct Claim {
   Slot* first = nullptr;
   Index count = 0;
+  bool fenced = false;  // its barrier was a fence, not a membarrier (concurrent mechanism)
   explicit operator bool() const noexcept { return count > 0; }
 };
 

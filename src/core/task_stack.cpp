@@ -9,6 +9,7 @@
 #include <new>
 #include <type_traits>
 
+#include "core/activity_clock.hpp"
 #include "core/barrier_mode.hpp"
 #include "core/steal_amount.hpp"
 #include "core/steal_side.hpp"
@@ -37,7 +38,7 @@ TaskStack::~TaskStack() {
   platform::release_reserved(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));
 }
 
-void TaskStack::init(Index capacity, StealMechanism mechanism) {
+void TaskStack::init(Index capacity, StealMechanism mechanism, bool switching) {
   // Reserved, not touched: a page of slots is committed when the stack first grows into it,
   // so the capacity can follow the deepest program the worker's thread stack allows (the
   // default) while a shallow one uses a few pages. The mapping is zero-filled, which is the
@@ -51,17 +52,47 @@ void TaskStack::init(Index capacity, StealMechanism mechanism) {
   limit_.store(end_, std::memory_order_relaxed);
   mechanism_ = mechanism;
   // relaxed: decided once per process before any stack is initialised.
-  fence_on_pop_ = !request_mode() && g_pop_needs_fence.load(std::memory_order_relaxed);
+  const bool process_fenced = g_pop_needs_fence.load(std::memory_order_relaxed);
+  fence_on_pop_.store(!request_mode() && process_fenced, std::memory_order_relaxed);
+  switching_ = switching && !request_mode() && !process_fenced;
+  fenced_pops_to_check_ = barrier_switching().recheck_pops;
   // A fenced stack's inline pop always fails to its settling (see never_pops()).
-  head_.store(fence_on_pop_ ? never_pops() : slots_, std::memory_order_relaxed);
+  head_.store(fenced() ? never_pops() : slots_, std::memory_order_relaxed);
   fenced_head_.store(slots_, std::memory_order_relaxed);
+}
+
+void TaskStack::switch_to_fenced() noexcept {
+  // Under the port (S1), before the caller's membarrier (S2). relaxed: the membarrier
+  // orders these stores before every owner load that follows it, and the port orders them
+  // before every later thief's loads.
+  fenced_head_.store(head_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  head_.store(never_pops(), std::memory_order_relaxed);
+  fence_on_pop_.store(true, std::memory_order_relaxed);
+  barrier_switches_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void TaskStack::maybe_unfence() noexcept {
+  const BarrierSwitching windows = barrier_switching();
+  fenced_pops_to_check_ = windows.recheck_pops;
+  // relaxed: a hint; the decision is taken again under the port.
+  const std::uint64_t last = port_taken_ns_.load(std::memory_order_relaxed);
+  if (monotonic_ns() - last < windows.unfence_after_ns) return;
+  StealPort port(port_);
+  port.lock();
+  // Under the port no thief claims, so H in fenced_head_ is stable; storing it into head_
+  // makes our pops inline again (S3). relaxed: the port's release publishes both to the next
+  // thief, and we read our own writes.
+  head_.store(fenced_head_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  fence_on_pop_.store(false, std::memory_order_relaxed);
+  barrier_switches_.fetch_add(1, std::memory_order_relaxed);
+  port.unlock();
 }
 
 bool StealSide::pop_contended(Slot* t) noexcept {
   if (s_.slots_ == nullptr) s_.lifo_violation(t);  // the serial worker: a join outside a runtime
   // A fenced stack's inline pop stored T = t and read never_pops(): its barrier and its load
   // of H happen here (the owner's half of the symmetric barrier, then the true H).
-  if (s_.fence_on_pop_ && s_.pop_top_fenced(t)) return true;
+  if (s_.fenced() && s_.pop_top_fenced(t)) return true;
   // We stored T = t and then saw H > t: a thief claimed slot t, or is deciding whether it
   // may (its claim crossed our store, I3). The port serialises us with that decision.
   StealPort port(s_.port_);
@@ -126,8 +157,17 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   StealPort port(s_.port_);
   if (!port.try_lock()) return fail(StealFailure::kPortBusy);
 
-  std::atomic<Slot*>& head = s_.h();
-  Slot* const h = head.load(std::memory_order_relaxed);  // stable while we hold the port
+  // The mode is stable while we hold the port (S1). A switching stack whose membarrier
+  // claims come close together becomes fenced at this claim's first barrier, which is still
+  // a membarrier (S2).
+  const bool fenced = s_.fenced();
+  bool switch_now = false;
+  if (s_.switching_) {
+    const std::uint64_t now = monotonic_ns();
+    s_.port_taken_ns_.store(now, std::memory_order_relaxed);  // relaxed: a hint for the owner
+    switch_now = !fenced && now - s_.membarrier_claim_ns_ < barrier_switching().fence_within_ns;
+  }
+  Slot* const h = s_.h().load(std::memory_order_relaxed);  // stable while we hold the port
   StealFailure reason = StealFailure::kEmpty;
   for (int attempt = 0; attempt <= kClaimRetries; ++attempt) {
     // acquire: pairs with the owner's release in publish(); the slots below T are written.
@@ -141,16 +181,21 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       reason = attempt == 0 ? StealFailure::kPolicyDeclined : StealFailure::kLostRace;
       break;
     }
-    head.store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
-    thief_store_load_barrier();
+    if (switch_now) {  // H moves to fenced_head_, which s_.h() names from now on
+      s_.switch_to_fenced();
+      switch_now = false;
+    }
+    s_.h().store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
+    const bool paid_membarrier = thief_store_load_barrier(fenced) != 0;
+    if (paid_membarrier) s_.membarrier_claim_ns_ = monotonic_ns();
     // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
     if (h + k <= s_.tail_.load(std::memory_order_acquire)) {
       for (Slot* c = h; c < h + k; ++c) c->thief.store(thief_id, std::memory_order_relaxed);
       port.unlock();
       if (why != nullptr) *why = StealFailure::kNone;
-      return Claim{h, k};
+      return Claim{h, k, !paid_membarrier};
     }
-    head.store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
+    s_.h().store(h, std::memory_order_relaxed);  // crossed the owner's top: back off (I3)
     reason = StealFailure::kLostRace;
   }
   port.unlock();

@@ -61,7 +61,8 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   runner = this;
   request_.thief_id = worker_id;
   this->pool = &pool;
-  stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism);
+  stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism,
+             config.barrier == Barrier::kAuto);
   if (config.adaptive_fork == AdaptiveFork::kOn && config.loops != LoopScheme::kSplit) {
     loop_idle = &pool.idle_counter();
   }
@@ -231,6 +232,7 @@ constexpr CountedField kCountedFields[] = {
     {&Worker::stolen_joins, &WorkerStats::stolen_joins},
     {&Worker::steals, &WorkerStats::steals},
     {&Worker::tasks_stolen, &WorkerStats::tasks_stolen},
+    {&Worker::fenced_steals, &WorkerStats::fenced_steals},
     {&Worker::failed_steals, &WorkerStats::failed_steals},
     {&Worker::leapfrogs, &WorkerStats::leapfrogs},
     {&Worker::parks, &WorkerStats::parks},

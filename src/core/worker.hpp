@@ -118,6 +118,7 @@ class Worker final : public WorkerCore {
   // Thief-side counters, written by this worker only.
   Counter steals;
   Counter tasks_stolen;
+  Counter fenced_steals;  // of the steals, claims whose barrier was a fence
   Counter failed_steals;
   Counter leapfrogs;
   Counter parks;

@@ -145,6 +145,7 @@ bool Worker::steal_from_core(WorkerCore& victim, bool as_thread) noexcept {
   steals.bump();
   steal_sizes_seen[seen].bump();
   tasks_stolen.add(static_cast<std::uint64_t>(claim.count));
+  if (claim.fenced) fenced_steals.bump();
   max_steal_stack_bytes.raise_to(
       static_cast<std::uint64_t>(stack_base_ - platform::stack_pointer()),
       stats_epoch_.load(std::memory_order_relaxed));

@@ -53,6 +53,27 @@
 // pop's check always fails and the join settles out of line (Future::join_contended,
 // pop_top_fenced()), which fences and then reads the true H: the owner's program order is
 // still store T, full fence, load H.
+//
+// Switching (Config::barrier = auto where membarrier works). A membarrier costs the thief
+// microseconds, a fence costs the owner a few nanoseconds a join, so a stack that thieves
+// claim from often is cheaper fenced and one claimed from rarely is cheaper with membarrier.
+// Such a stack starts unfenced and changes its mode at run time (BarrierSwitching in
+// src/core/barrier_mode.hpp says when):
+//   S1  fence_on_pop_ changes only under port_: to true by a thief (switch_to_fenced()),
+//       to false by the owner (maybe_unfence()). So a claim, made entirely under the port,
+//       sees one mode throughout, and reads H from the word that mode names.
+//   S2  A thief that switches the stack to fenced moves H to fenced_head_ and stores
+//       never_pops() into head_ before the membarrier of its own claim. An owner pop whose
+//       load of head_ follows that barrier sees never_pops() and settles out of line with a
+//       fence; one whose load precedes it has its store of T before it too, so this thief
+//       sees that T (the Dekker argument above, with H in either word). Every later claim is
+//       made after that barrier, so a fence on the thief's side then suffices: no owner pop
+//       after it goes without one.
+//   S3  The owner returns the stack to membarrier under the port, by storing the true H
+//       into head_: its pops after that are inline, and every later thief takes the port
+//       after it, sees the mode unfenced, and uses membarrier.
+// The owner reads fence_on_pop_ outside the port only in its settling paths: a stale false
+// sends it to the port, which decides correctly in either mode.
 #pragma once
 
 #include <atomic>
@@ -94,7 +115,10 @@ class TaskStack {
   // after the barrier mode is decided). A stack never initialised has capacity 0: every
   // spawn on it runs at once (see the serial worker). `mechanism` says how thieves take
   // tasks from it.
-  void init(Index capacity, StealMechanism mechanism = StealMechanism::kConcurrent);
+  // `switching`: the stack may change its barrier at run time (Config::barrier = auto); it
+  // does only where the process's mode is membarrier.
+  void init(Index capacity, StealMechanism mechanism = StealMechanism::kConcurrent,
+            bool switching = false);
   StealMechanism mechanism() const noexcept { return mechanism_; }
   bool request_mode() const noexcept { return mechanism_ == StealMechanism::kRequest; }
 
@@ -113,7 +137,9 @@ class TaskStack {
            reinterpret_cast<std::uintptr_t>(limit_.load(std::memory_order_relaxed));
   }
   // The concurrent mechanism without membarrier: the owner's pop needs a full fence.
-  bool fenced() const noexcept { return fence_on_pop_; }
+  // relaxed: the owner's own writes, or a thief's switch, which a stale read sends to the
+  // port (S1-S3 above).
+  bool fenced() const noexcept { return fence_on_pop_.load(std::memory_order_relaxed); }
   // A steal request may be pending (request mechanism; always false otherwise).
   bool request_flagged() const noexcept {
     return limit_.load(std::memory_order_relaxed) != end_;  // relaxed: as in diverts()
@@ -159,7 +185,7 @@ class TaskStack {
     if (top_if(reinterpret_cast<std::uintptr_t>(expected)) == nullptr) [[unlikely]] {
       lifo_violation(expected);
     }
-    if (fence_on_pop_) [[unlikely]] {
+    if (fenced()) [[unlikely]] {
       return pop_top_fenced(expected);
     }
     return pop_top(expected);
@@ -167,10 +193,16 @@ class TaskStack {
   // pop_top() on a fenced stack, with the full fence and the true H: what pop() does there,
   // and what a join does after pop_top() failed (Future::join_contended, and again at the
   // start of StealSide::pop_contended(), for callers that come straight from pop_top()).
+  // A switching stack counts these pops and now and then asks whether thieves still come
+  // (maybe_unfence(), out of line).
   bool pop_top_fenced(Slot* top) noexcept {
     tail_.store(top, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_seq_cst);         // pairs with the thief's fence
-    return fenced_head_.load(std::memory_order_relaxed) <= top;  // relaxed: ordered by fences
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the thief's fence
+    // relaxed: ordered by the fences; and a thief's switch stored it before its membarrier.
+    if (fenced_head_.load(std::memory_order_relaxed) > top) return false;
+    if (switching_ && --fenced_pops_to_check_ == 0) [[unlikely]]
+      maybe_unfence();
+    return true;
   }
 
   // Where the fields that the C interface's inline spawn and join read (weft.h's
@@ -189,6 +221,11 @@ class TaskStack {
   // After a stolen task's result was collected: frees its slot (owner; concurrent: takes
   // the port).
   void release_stolen(Slot* s) noexcept;
+
+  // Times this stack changed its barrier, either way (relaxed; for tests and counters).
+  std::uint64_t barrier_switches() const noexcept {
+    return barrier_switches_.load(std::memory_order_relaxed);
+  }
 
   // ---- Observers (racy snapshots; for policies, idling decisions and tests) ----
   // Request mechanism: 0 while a request is pending (head_ carries the flag).
@@ -218,16 +255,25 @@ class TaskStack {
   }
   // The word that holds H for thieves and for the settling owner: fenced_head_ on a fenced
   // stack, head_ otherwise.
-  std::atomic<Slot*>& h() noexcept { return fence_on_pop_ ? fenced_head_ : head_; }
-  const std::atomic<Slot*>& h() const noexcept { return fence_on_pop_ ? fenced_head_ : head_; }
+  std::atomic<Slot*>& h() noexcept { return fenced() ? fenced_head_ : head_; }
+  const std::atomic<Slot*>& h() const noexcept { return fenced() ? fenced_head_ : head_; }
+
+  // Owner, every BarrierSwitching::recheck_pops fenced pops: back to membarrier (S3) when no
+  // thief has come to the port for BarrierSwitching::unfence_after_ns.
+  void maybe_unfence() noexcept;
+  // Thief, under the port, before its membarrier: the stack becomes fenced (S2).
+  void switch_to_fenced() noexcept;
 
   // Owner's line: written on every push and pop; thieves only read it.
   alignas(kFalseSharingRange) std::atomic<Slot*> tail_{nullptr};
   Slot* end_ = nullptr;
   Slot* slots_ = nullptr;
   Slot* owner_head_ = nullptr;  // request mechanism: the true H (owner-private)
-  bool fence_on_pop_ = false;   // concurrent mechanism without membarrier
+  // The concurrent mechanism without membarrier, for good or for now (S1-S3).
+  std::atomic<bool> fence_on_pop_{false};
+  bool switching_ = false;  // may change its barrier (set at init)
   StealMechanism mechanism_ = StealMechanism::kConcurrent;
+  std::uint32_t fenced_pops_to_check_ = 1;  // owner-private countdown to maybe_unfence()
   // Thieves' line: written on claims (concurrent) or posts (request), read by the owner on
   // every pop (head_) and spawn (limit_): a hit unless a thief just wrote it.
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
@@ -237,6 +283,11 @@ class TaskStack {
   std::atomic<Slot*> fenced_head_{nullptr};
   std::atomic<StealRequest*> request_{nullptr};  // the pending request (request mechanism)
   std::atomic<bool> port_{false};  // the steal port's lock word (StealPort, steal_side.hpp)
+  // Switching: when a thief last took the port (relaxed; written under it, read by the
+  // owner's maybe_unfence()) and when one last paid a membarrier here (under the port).
+  std::atomic<std::uint64_t> port_taken_ns_{0};
+  std::uint64_t membarrier_claim_ns_ = 0;
+  std::atomic<std::uint64_t> barrier_switches_{0};  // written under the port
 };
 
 }  // namespace weft::detail
