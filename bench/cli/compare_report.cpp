@@ -26,7 +26,8 @@ double per_run(std::uint64_t total, int repeat) {
   return static_cast<double>(total) / static_cast<double>(repeat);
 }
 
-// One weft run's profile line; the request mechanism's counters (per run) when nonzero.
+// One weft run's profile line; the steals per run that fenced rather than paid a membarrier,
+// and the request mechanism's counters (per run), when nonzero.
 std::string profile_cells(const CompareRun& run, int repeat) {
   const weft::WorkerStats& c = run.counters;
   const weft::ProfileShares s = c.shares();
@@ -34,6 +35,8 @@ std::string profile_cells(const CompareRun& run, int repeat) {
       "    %-30s R_busy %.3f  R_steal %.3f  R_idle %.3f  R_switch %.3f  R_frame %.3f"
       "  tasks/steal %.2f",
       run.label().c_str(), s.busy, s.steal, s.idle, s.switch_, s.frame, c.tasks_per_steal());
+  if (c.fenced_steals != 0)
+    line += format("  fenced_steals %.0f", per_run(c.fenced_steals, repeat));
   if (c.requests_served != 0 || c.request_timeouts != 0) {
     line += format("  requests_served %.0f  request_timeouts %.0f",
                    per_run(c.requests_served, repeat), per_run(c.request_timeouts, repeat));
