@@ -518,7 +518,9 @@ TEST_F(BarrierSwitchingTest, CloseClaimsFenceTheStackAndQuietUnfencesIt) {
 }
 
 // A runtime's stacks switch under the default Barrier::kAuto, seen in Stats::fenced_steals,
-// and never under kMembarrier. Short fib runs at 2 workers under `one` make claims in quick
+// and never under kMembarrier. (Not every steal under kAuto can be checked for a membarrier:
+// a stack's first membarrier claims may cross the owner's pops and take nothing, and the
+// steals after them fence.) Short fib runs at 2 workers under `one` make claims in quick
 // succession; the first run that had a claim fence ends the kAuto part.
 TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrier) {
   const auto steals_under = [](weft::Barrier barrier, bool until_fenced) {
@@ -536,7 +538,6 @@ TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrie
   };
   const weft::WorkerStats automatic = steals_under(weft::Barrier::kAuto, true);
   EXPECT_GT(automatic.fenced_steals, 0u) << "no claim fenced in " << automatic.steals;
-  EXPECT_LT(automatic.fenced_steals, automatic.steals) << "a stack's first claim is a membarrier";
   const weft::WorkerStats membarrier = steals_under(weft::Barrier::kMembarrier, false);
   EXPECT_GT(membarrier.steals, 0u);
   EXPECT_EQ(membarrier.fenced_steals, 0u);
