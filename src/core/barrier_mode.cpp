@@ -1,5 +1,6 @@
 #include "core/barrier_mode.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -40,7 +41,8 @@ std::uint64_t thief_store_load_barrier(bool fenced) noexcept {
   // Pairs with the owner's compiler barrier in TaskStack::pop_top().
   const std::uint64_t start = monotonic_ns();
   platform::membarrier_all_threads();
-  const std::uint64_t took = monotonic_ns() - start;
+  // At least 1: the caller reads 0 as "fenced".
+  const std::uint64_t took = std::max<std::uint64_t>(monotonic_ns() - start, 1);
   note_membarrier_ns(took);
   return took;
 }
