@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
   } catch (const weft_bench::UsageError& e) {
     std::fprintf(stderr, "weft-bench: %s\n", e.what());
     return 2;
+  } catch (const weft::ConfigError& e) {  // a bad WEFT_* variable read for a default
+    std::fprintf(stderr, "weft-bench: %s\n", e.what());
+    return 2;
   }
   if (options.command == weft_bench::Command::kHelp) {
     std::fputs(weft_bench::usage().c_str(), stdout);
