@@ -1,6 +1,5 @@
 #include "core/barrier_mode.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -41,10 +40,9 @@ std::uint64_t thief_store_load_barrier(bool fenced) noexcept {
   // Pairs with the owner's compiler barrier in TaskStack::pop_top().
   const std::uint64_t start = monotonic_ns();
   platform::membarrier_all_threads();
-  // At least 1: the caller reads 0 as "fenced".
-  const std::uint64_t took = std::max<std::uint64_t>(monotonic_ns() - start, 1);
-  note_membarrier_ns(took);
-  return took;
+  const std::uint64_t end = monotonic_ns();  // never 0: the clock counts from boot
+  note_membarrier_ns(end - start);
+  return end;
 }
 
 BarrierSwitching barrier_switching() noexcept {

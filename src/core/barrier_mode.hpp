@@ -16,8 +16,8 @@ namespace weft::detail {
 extern std::atomic<bool> g_pop_needs_fence;
 
 // The thief's half of the Dekker pair against a stack that is `fenced`: a seq_cst fence
-// there, membarrier elsewhere. Returns the membarrier's duration in ns (0 for a fence), which
-// it also feeds to the switching windows' estimate below.
+// there, membarrier elsewhere. Returns 0 for a fence, and for a membarrier the monotonic_ns()
+// it ended at; its duration feeds the switching windows' estimate below.
 std::uint64_t thief_store_load_barrier(bool fenced) noexcept;
 
 // When a switching stack (TaskStack's S1-S3) changes its barrier. By default both windows

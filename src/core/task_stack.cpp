@@ -186,8 +186,9 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
       switch_now = false;
     }
     s_.h().store(h + k, std::memory_order_relaxed);  // ordered before the load by the barrier
-    const bool paid_membarrier = thief_store_load_barrier(fenced) != 0;
-    if (paid_membarrier) s_.membarrier_claim_ns_ = monotonic_ns();
+    const std::uint64_t membarrier_end = thief_store_load_barrier(fenced);
+    const bool paid_membarrier = membarrier_end != 0;
+    if (paid_membarrier) s_.membarrier_claim_ns_ = membarrier_end;
     // acquire: if the owner popped and pushed again meanwhile, we see its newer closures.
     if (h + k <= s_.tail_.load(std::memory_order_acquire)) {
       for (Slot* c = h; c < h + k; ++c) c->thief.store(thief_id, std::memory_order_relaxed);
