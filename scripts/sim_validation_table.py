@@ -65,6 +65,8 @@ def load_rows(out, workloads):
                 "real_s": r["median_s"], "sim_s": s["median_s"],
                 "error": s["median_s"] / r["median_s"] - 1,
                 "real_steals": rc["steals"], "sim_steals": sc["steals"],
+                "real_fenced_steals": rc.get("fenced_steals", 0),
+                "sim_fenced_steals": sc.get("fenced_steals", 0),
                 "d_busy": ss["r_busy"] - rs["r_busy"], "d_steal": ss["r_steal"] - rs["r_steal"],
                 "d_idle": ss["r_idle"] - rs["r_idle"],
                 "real_r_steal": rs["r_steal"], "sim_r_steal": ss["r_steal"],
@@ -161,8 +163,8 @@ def main():
     for k, v in summary.items():
         lines.append(f"| {k} | {f(v, '.3f') if isinstance(v, float) else v} |")
     header = ["| workload | mechanism | steal | P | real s | sim s | error | real steals | "
-              "sim steals | dR_busy | dR_steal | dR_idle | TV |",
-              "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              "sim steals | fenced (real/sim) | dR_busy | dR_steal | dR_idle | TV |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [""] + header
     for x in rows + ([None] if ordering_rows else []) + ordering_rows:
         if x is None:
@@ -171,7 +173,8 @@ def main():
         lines.append(
             f"| {x['workload']} | {x['mechanism']} | {x['steal']} | {x['workers']} | "
             f"{x['real_s']:.4f} | {x['sim_s']:.4f} | {x['error']:+.3f} | "
-            f"{x['real_steals']:.0f} | {x['sim_steals']:.0f} | {x['d_busy']:+.3f} | "
+            f"{x['real_steals']:.0f} | {x['sim_steals']:.0f} | "
+            f"{x['real_fenced_steals']:.0f}/{x['sim_fenced_steals']:.0f} | {x['d_busy']:+.3f} | "
             f"{x['d_steal']:+.3f} | {x['d_idle']:+.3f} | {f(x['tv'], '.3f')} |")
     (out / "validation.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines[6:6 + len(summary) + 2]))

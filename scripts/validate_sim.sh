@@ -4,12 +4,15 @@
 # and simulates it with those costs, never adjusted to the results; then tabulates both
 # (scripts/sim_validation_table.py) into OUT/validation.md and OUT/validation.json.
 #
-# Usage: scripts/validate_sim.sh [--repeat R] [--out DIR] [--workloads LIST]
+# Usage: scripts/validate_sim.sh [--repeat R] [--out DIR] [--workloads LIST] [--barrier B]
 #   LIST: comma-separated fib:N, uts:TREE and compare workloads NAME:SIZE (default
 #   fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12).
 #   A compare workload is measured by weft-bench compare and simulated as the DAG that
 #   weft-sim record makes of it (the median of R serial recordings, kept in OUT/dags, which
 #   git ignores).
+#   B: the concurrent mechanism's barrier, WEFT_BARRIER on the real side and weft-sim's
+#   --barrier: auto (the default, weft's own), membarrier or fence. Where the kernel has no
+#   membarrier, weft fences every claim under auto, and the simulator is told so.
 # Needs the Release build in build/ (scripts/setup.sh). Mechanisms concurrent and request,
 # policies one, fixed:2, fixed:20, half and adaptive, 1 and 2 workers.
 # When LIST has a fib workload, docs/STRATEGIES.md's fib ordering (half takes at least 10
@@ -23,15 +26,19 @@ cd "$ROOT"
 repeat=7
 out=docs/results/sim
 workloads=fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12
+barrier=auto
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --workloads) workloads="$2"; shift 2 ;;
+    --barrier) barrier="$2"; shift 2 ;;
     *) echo "validate_sim.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "validate_sim.sh: --repeat needs a count" >&2; exit 2; }
+[[ "$barrier" =~ ^(auto|membarrier|fence)$ ]] ||
+  { echo "validate_sim.sh: --barrier '$barrier': expected auto, membarrier or fence" >&2; exit 2; }
 sim=build/sim/weft-sim
 bench=build/bench/cli/weft-bench
 [[ -x "$sim" && -x "$bench" ]] || { echo "validate_sim.sh: build first (scripts/setup.sh)" >&2; exit 1; }
@@ -39,13 +46,15 @@ mkdir -p "$out"
 
 policies=one,fixed:2,fixed:20,half,adaptive
 mechanisms=concurrent,request
-# The simulator gives every concurrent claim a membarrier; the runtime's default lets a stack
-# that thieves claim from often switch to the fence (docs/SIMULATOR.md, "What is built, and
-# what is not yet"), so the real runs here take a membarrier per claim too, where the kernel
-# has one (elsewhere the runtime fences every claim whatever is asked).
-if WEFT_BARRIER=membarrier "$bench" fib 10 --workers 1 --repeat 1 >/dev/null 2>&1; then
-  export WEFT_BARRIER=membarrier
+# The real runs take the barrier asked for; the simulator models what weft then does.
+export WEFT_BARRIER="$barrier"
+sim_barrier="$barrier"
+if ! WEFT_BARRIER=membarrier "$bench" fib 10 --workers 1 --repeat 1 >/dev/null 2>&1; then
+  [[ "$barrier" != membarrier ]] ||
+    { echo "validate_sim.sh: this kernel has no membarrier for --barrier membarrier" >&2; exit 2; }
+  sim_barrier=fence  # weft's auto without membarrier
 fi
+echo "== barrier: WEFT_BARRIER=$barrier, weft-sim --barrier $sim_barrier"
 echo "== calibrating (weft-sim calibrate --repeat 5)"
 "$sim" calibrate --repeat 5 --json "$out/costs.json"
 
@@ -72,7 +81,8 @@ for w in "${list[@]}"; do
        sim_workload="dag:$out/dags/$name.wdag" ;;
   esac
   "$sim" run --workload "$sim_workload" --workers 1,2 --steal "$policies" \
-    --mechanism "$mechanisms" --costs "$out/costs.json" --json "$out/sim_$name.json" >/dev/null
+    --mechanism "$mechanisms" --barrier "$sim_barrier" --costs "$out/costs.json" \
+    --json "$out/sim_$name.json" >/dev/null
 done
 orderings=()
 if [[ ",$workloads" == *",fib:"* ]]; then
@@ -82,7 +92,7 @@ if [[ ",$workloads" == *",fib:"* ]]; then
     --profile --json "$out/real_fib_40.json" >/dev/null
   echo "== fib:40: weft-sim"
   "$sim" run --workload fib:40 --workers 2 --steal one,half --mechanism concurrent \
-    --costs "$out/costs.json" --json "$out/sim_fib_40.json" >/dev/null
+    --barrier "$sim_barrier" --costs "$out/costs.json" --json "$out/sim_fib_40.json" >/dev/null
 fi
 python3 scripts/sim_validation_table.py "$out" "${list[@]}" "${orderings[@]}"
 echo "== $out/validation.md"

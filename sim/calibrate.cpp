@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/fib_reference.hpp"
+#include "core/barrier_mode.hpp"
 #include "core/frame_cost.hpp"
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/cpu.hpp"
@@ -244,6 +245,35 @@ void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>&
                  "sched_yield with every other CPU spinning, " + batches(2000, o.repeat)});
 }
 
+// A fenced stack's two costs (task_stack.hpp S1-S3): the thief's fence after its store of H,
+// with the other CPUs busy, and what the owner's fenced pop adds to a spawn+join, timed as
+// weft's frame cost is (frame_cost.hpp), on a private stack fenced and not.
+void measure_fences(const CalibrateOptions& o, std::vector<Measurement>& out,
+                    const std::function<void(const std::string&)>& progress) {
+  progress("a claim's fence with the other CPUs busy, and a fenced stack's frame cost");
+  std::vector<double> extra;
+  const double frame_ns = weft::detail::frame_cost_ns();
+  for (int r = 0; r < o.repeat; ++r) {
+    extra.push_back(std::max(0.0, weft::detail::fenced_frame_cost_ns() - frame_ns));
+  }
+  const Spread join = spread(extra);
+  out.push_back({"fenced_join_ns", join.median, join.low, join.high,
+                 "weft's frame cost on a fenced stack less its frame cost "
+                 "(weft::detail::fenced_frame_cost_ns - frame_cost_ns), median of " +
+                     std::to_string(o.repeat)});
+  const BusyOthers busy;
+  std::atomic<std::uint64_t> head{0};
+  std::uint64_t h = 0;
+  const Spread fence = per_call_ns(o.repeat, 20000, [&] {
+    head.store(++h, std::memory_order_relaxed);  // the claim's store of H, then its barrier
+    (void)weft::detail::thief_store_load_barrier(/*fenced=*/true);
+  });
+  out.push_back({"fence_claim_ns", fence.median, fence.low, fence.high,
+                 "a store and weft's thief barrier on a fenced stack (a seq_cst fence) with "
+                 "every other CPU spinning, " +
+                     batches(20000, o.repeat) + " (the claim's port and slot reads not added)"});
+}
+
 // From futex_wake to the sleeper running: a thread sleeps on a word, is woken, and reads
 // the clock; the waker read it just before the wake. The median of 200 per repetition.
 void measure_wake(const CalibrateOptions& o, std::vector<Measurement>& out,
@@ -286,6 +316,7 @@ std::vector<Measurement> calibrate(const CalibrateOptions& options,
   measure_fib(options, measured, progress);
   measure_uts(options, measured, progress);
   measure_idle_and_claim(options, measured, progress);
+  measure_fences(options, measured, progress);
   measure_wake(options, measured, progress);
   measure_handoff(options, measured, progress);
   // In cost_fields() order, the costs with no microbenchmark yet kept at their placeholder.
@@ -307,7 +338,7 @@ std::vector<Measurement> calibrate(const CalibrateOptions& options,
 std::string costs_file_text(const std::vector<Measurement>& measurements) {
   nlohmann::ordered_json doc;
   doc["format"] = "weft-sim costs";
-  doc["version"] = 1;
+  doc["version"] = kCostsVersion;
   doc["cpus"] = std::thread::hardware_concurrency();
   nlohmann::ordered_json costs = nlohmann::ordered_json::object();
   for (const Measurement& m : measurements) {

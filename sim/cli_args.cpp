@@ -154,6 +154,18 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
       } catch (const weft::ConfigError& e) {
         return e.what();
       }
+    } else if (flag == "--barrier") {
+      bool known = false;
+      for (weft::Barrier b :
+           {weft::Barrier::kAuto, weft::Barrier::kMembarrier, weft::Barrier::kFence}) {
+        if (value == weft::barrier_name(b)) {
+          args.barrier = b;
+          known = true;
+        }
+      }
+      if (!known) {
+        return "--barrier: '" + std::string(value) + "' is not auto, membarrier or fence";
+      }
     } else if (flag == "--seed") {
       if (!parse_u64(value, args.seed))
         return "--seed: '" + std::string(value) + "' is not a number";
@@ -172,7 +184,7 @@ std::string usage() {
   return "usage:\n"
          "  weft-sim run [--workload fib:N|uts:PRESET|uts:\"FLAGS\"|dag:FILE]\n"
          "               [--workers 1,2] [--steal one,...]\n"
-         "               [--mechanism concurrent,request]\n"
+         "               [--mechanism concurrent,request] [--barrier auto|membarrier|fence]\n"
          "               [--seed 1] [--costs FILE] [--scale-cost NAME=FACTOR ...]\n"
          "               [--json FILE|-]\n"
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
@@ -188,10 +200,13 @@ std::string usage() {
          "Policies: " +
          weft::StealPolicy::allowed_specs() +
          ".\n"
+         "--barrier: the concurrent mechanism's barrier, as WEFT_BARRIER: auto (weft's\n"
+         "default: a stack claimed from often switches to the fence), membarrier, fence.\n"
          "--costs: a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
          "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
-         "weft worker, UTS T1-T5 likewise, membarrier with the other CPUs busy) and\n"
+         "weft worker, UTS T1-T5 likewise, membarrier and fence with the other CPUs\n"
+         "busy) and\n"
          "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
          "and say so.\n"
          "record: runs a compare workload serially as weft spawns it and writes its task\n"

@@ -38,6 +38,7 @@ struct SimArgs {
   std::vector<unsigned> workers{1, 2};
   std::vector<weft::StealPolicy> policies{weft::StealPolicy::one()};
   std::vector<weft::StealMechanism> mechanisms{weft::StealMechanism::kConcurrent};
+  weft::Barrier barrier = weft::Barrier::kAuto;  // the concurrent mechanism's (EngineConfig)
   std::uint64_t seed = 1;
   std::string json_path;                 // "" none, "-" stdout
   std::string costs_path;                // "" the uncalibrated placeholders

@@ -35,6 +35,10 @@ constexpr CostField kFields[] = {
      "request mechanism: a thief posts its request at the victim's port"},
     {"answer_ns", [](Costs& c) -> std::uint64_t& { return c.engine.answer_ps; },
      "request mechanism: the victim answers a request"},
+    {"fence_claim_ns", [](Costs& c) -> std::uint64_t& { return c.engine.fence_claim_ps; },
+     "a claim's barrier on a fenced stack: a fence rather than a membarrier"},
+    {"fenced_join_ns", [](Costs& c) -> std::uint64_t& { return c.engine.fenced_join_ps; },
+     "what a fenced stack adds to each inline join (the owner's fence, out of line)"},
     {"fib_leaf_ns", [](Costs& c) -> std::uint64_t& { return c.fib.leaf_ps; },
      "a fib call with n < 2"},
     {"fib_node_ns", [](Costs& c) -> std::uint64_t& { return c.fib.node_ps; },
@@ -58,6 +62,11 @@ std::uint64_t to_ps(double ns) { return static_cast<std::uint64_t>(std::llround(
 
 constexpr double kMaxNs = 1e9;  // one second per action: anything above is a mistake
 
+// The costs a version-1 file (made before the engine modelled fenced stacks) lacks.
+bool added_in_version_2(std::string_view name) {
+  return name == "fence_claim_ns" || name == "fenced_join_ns";
+}
+
 }  // namespace
 
 std::span<const CostField> cost_fields() { return kFields; }
@@ -76,7 +85,9 @@ Costs uncalibrated_costs() {
                          .wake_ps = 50'000'000,
                          .nap_extra_ps = 50'000'000,  // Linux's default timer slack
                          .post_ps = 50'000,
-                         .answer_ps = 200'000};
+                         .answer_ps = 200'000,
+                         .fence_claim_ps = 30'000,
+                         .fenced_join_ps = 10'000};
   c.fib = FibCosts{.leaf_ps = 2'000, .node_ps = 3'000};
   c.uts = UtsCosts{.binomial_ps = 350'000,
                    .geo_linear_ps = 350'000,
@@ -97,21 +108,27 @@ Costs parse_costs(std::string_view text, const std::string& source) {
   if (!doc.is_object() || doc.value("format", "") != "weft-sim costs") {
     throw CostsError(source + ": not a costs file (\"format\" must be \"weft-sim costs\")");
   }
-  if (!doc.contains("version") || doc["version"] != 1) {
-    throw CostsError(source + ": \"version\" must be 1");
+  if (!doc.contains("version") || (doc["version"] != 1 && doc["version"] != kCostsVersion)) {
+    throw CostsError(source + ": \"version\" must be " + std::to_string(kCostsVersion) +
+                     " (or 1, a file made before the fence costs)");
   }
+  const bool version_1 = doc["version"] == 1;
   if (!doc.contains("costs") || !doc["costs"].is_object()) {
     throw CostsError(source + ": no \"costs\" object");
   }
   const nlohmann::json& costs = doc["costs"];
   for (const auto& [name, value] : costs.items()) {
     bool known = false;
-    for (const CostField& f : kFields) known = known || f.name == name;
+    for (const CostField& f : kFields) {
+      known = known || (f.name == name && !(version_1 && added_in_version_2(name)));
+    }
     if (!known) throw CostsError(source + ": unknown cost \"" + name + "\"");
   }
   Costs c;
+  c.fence_costs_known = !version_1;
   for (const CostField& f : kFields) {
     const std::string name(f.name);
+    if (version_1 && added_in_version_2(name)) continue;  // left at 0, and known to be absent
     if (!costs.contains(name)) throw CostsError(source + ": cost \"" + name + "\" is missing");
     const nlohmann::json& entry = costs[name];
     if (!entry.is_object() || !entry.contains("median") || !entry["median"].is_number()) {
@@ -134,6 +151,19 @@ Costs load_costs(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_costs(text.str(), path);
+}
+
+void require_fence_costs(const Costs& costs, const std::string& source,
+                         weft::StealMechanism mechanism, weft::Barrier barrier) {
+  if (costs.fence_costs_known || mechanism != weft::StealMechanism::kConcurrent ||
+      barrier == weft::Barrier::kMembarrier) {
+    return;
+  }
+  throw CostsError(source +
+                   ": a version-1 costs file, without fence_claim_ns and "
+                   "fenced_join_ns, cannot simulate the concurrent mechanism under --barrier " +
+                   std::string(weft::barrier_name(barrier)) +
+                   " (its stacks fence); use --barrier membarrier, or calibrate again");
 }
 
 void scale_cost(Costs& costs, std::string_view spec) {

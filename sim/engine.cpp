@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/barrier_mode.hpp"
 #include "core/steal_amount.hpp"
 #include "core/steal_history.hpp"
 #include "sim/idle_tiers.hpp"
@@ -17,6 +18,7 @@ namespace {
 
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
 constexpr std::uint64_t kPortHeld = ~std::uint64_t{0};  // port_free_at while a claim runs
+constexpr std::uint64_t kNoClaim = ~std::uint64_t{0};   // membarrier_claim_at before any
 
 struct Task {
   std::unique_ptr<Strand> strand;
@@ -53,9 +55,18 @@ enum class Attempt : std::uint8_t { kFailed, kPending };
 // beyond the first) ends at the settling, where it re-reads T. If the owner popped into the
 // claimed slots meanwhile (it saw H past its top and waits on the port), T fell below h + k:
 // the thief backs off and claims again from the new n, up to kClaimRetries times.
+//
+// Barrier switching (weft's S1-S3, Config::barrier = auto): the thief reads the victim's mode
+// when it takes the port, and its barriers (retries included) are that mode's, as in weft. If
+// the stack is unfenced and its last membarrier claim ended within kFenceWithinCosts
+// membarriers (claim_ps) of this port take, the mark switches it to fenced, still paying this
+// claim's membarrier. The owner switches it back at a fenced pop, every recheck_pops of them,
+// when no thief has taken its port for kUnfenceAfterCosts membarriers and the port is free.
 struct ClaimUnderWay {
   std::int32_t victim = -1;  // -1: none
   bool marked = false;       // past the look: H is stored and the barrier runs
+  bool fenced = false;       // the victim's mode at the port take: this claim's barrier
+  bool switch_now = false;   // the mark switches the victim to fenced
   int retries = 0;
   std::uint64_t started = 0;
 };
@@ -94,6 +105,13 @@ struct Worker {
   bool crossed = false;
   bool blocked = false;
   ClaimUnderWay claiming;  // as a thief
+  // Concurrent mechanism, this worker's stack as a victim: its mode, when a thief last took
+  // its port, when its last membarrier claim's barrier ended, and the owner's fenced pops
+  // left before it next looks at the clock.
+  bool fenced = false;
+  std::uint64_t port_taken_at = 0;
+  std::uint64_t membarrier_claim_at = kNoClaim;
+  std::uint32_t fenced_pops_to_check = weft::detail::BarrierSwitching{}.recheck_pops;
   std::uint64_t posted_at = 0;
   std::uint64_t deadline = 0;
 };
@@ -108,10 +126,19 @@ std::uint64_t splitmix(std::uint64_t& s) noexcept {
 class Engine {
  public:
   Engine(std::unique_ptr<Strand> root, const EngineConfig& config)
-      : config_(config), costs_(config.costs), occupancy_(config.workers) {
+      : config_(config),
+        costs_(config.costs),
+        switching_(config.mechanism == weft::StealMechanism::kConcurrent &&
+                   config.barrier == weft::Barrier::kAuto),
+        all_fenced_(config.mechanism == weft::StealMechanism::kConcurrent &&
+                    config.barrier == weft::Barrier::kFence),
+        fence_within_ps_(weft::detail::kFenceWithinCosts * config.costs.claim_ps),
+        unfence_after_ps_(weft::detail::kUnfenceAfterCosts * config.costs.claim_ps),
+        occupancy_(config.workers) {
     workers_.reserve(config.workers);
     for (unsigned i = 0; i < config.workers; ++i) {
       workers_.emplace_back(config.workers);
+      workers_[i].fenced = all_fenced_;
       std::uint64_t s = config.seed * 0x100000001B3ULL + i;
       workers_[i].rng = splitmix(s);
     }
@@ -166,10 +193,12 @@ class Engine {
     result.span_ps = tasks_[root_].span;
     result.burdened_span_ps = tasks_[root_].burdened;
     result.occupancy = occupancy_.finish(makespan);
-    // What one worker would take: the work, and a spawn and an inline join per task spawned.
+    // What one worker would take: the work, and a spawn and an inline join per task spawned
+    // (a fenced one where every stack is fenced; a switching stack on its own never fences).
     result.work_ps = work_;
+    const std::uint64_t join_ps = costs_.join_inline_ps + (all_fenced_ ? costs_.fenced_join_ps : 0);
     for (const Worker& w : workers_) {
-      result.work_ps += w.counters.spawns * (costs_.spawn_ps + costs_.join_inline_ps);
+      result.work_ps += w.counters.spawns * (costs_.spawn_ps + join_ps);
     }
     for (Worker& w : workers_) {
       if (w.clock < makespan) spend(w, Activity::kIdle, makespan - w.clock);
@@ -197,6 +226,8 @@ class Engine {
     a.requests_served += b.requests_served;
     a.request_timeouts += b.request_timeouts;
     a.port_busy += b.port_busy;
+    a.fenced_steals += b.fenced_steals;
+    a.barrier_switches += b.barrier_switches;
     for (std::size_t i = 0; i < a.steal_sizes_seen.size(); ++i) {
       a.steal_sizes_seen[i] += b.steal_sizes_seen[i];
     }
@@ -467,12 +498,34 @@ class Engine {
   // The owner takes its newest task. If that task is one a thief's standing mark claimed,
   // the owner saw H past its top: it waits on the port for the thief's decision (blocked,
   // until the claim settles), and the thief, re-reading T, backs off from it.
+  // On a fenced stack the pop costs its fence more, and a switching stack now and then asks
+  // whether thieves still come. weft's profile charges each spawned task its process's frame
+  // cost (frame_cost.hpp), measured on a fenced stack where every stack is fenced and on an
+  // unfenced one otherwise: so the fence is frame time under Barrier::kFence and busy time
+  // on a switching stack.
   void pop_top(Worker& w) {
+    if (w.fenced) {
+      spend(w, all_fenced_ ? Activity::kFrame : Activity::kBusy, costs_.fenced_join_ps);
+      if (switching_) maybe_unfence(w);
+    }
     if (w.claimed_k > 0 && static_cast<std::int64_t>(w.stack.size()) <= w.claimed_k) {
       w.crossed = true;
       w.blocked = true;
     }
     w.stack.pop_back();
+  }
+
+  // weft's TaskStack::maybe_unfence, at every recheck_pops-th fenced pop: back to membarrier
+  // when no thief has taken the port for unfence_after_ps_. weft's owner takes the port to
+  // switch; here a port under claim defers the switch to the next look (a thief holding it
+  // took it within a claim's time, well inside the window, so weft's owner would not have
+  // switched either).
+  void maybe_unfence(Worker& w) {
+    if (--w.fenced_pops_to_check != 0) return;
+    w.fenced_pops_to_check = weft::detail::BarrierSwitching{}.recheck_pops;
+    if (w.clock < w.port_taken_at + unfence_after_ps_ || w.port_free_at > now_) return;
+    w.fenced = false;
+    ++w.counters.barrier_switches;
   }
 
   // The thief's next moment in its claim: the mark at the end of its look, or the settling
@@ -500,14 +553,21 @@ class Engine {
     w.claiming.marked = true;
     v.claimed_k = k;
     v.crossed = false;
-    spend(w, Activity::kSteal,
-          costs_.claim_ps + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1));
+    if (w.claiming.switch_now) {
+      w.claiming.switch_now = false;
+      v.fenced = true;
+      ++v.counters.barrier_switches;
+    }
+    const std::uint64_t barrier = w.claiming.fenced ? costs_.fence_claim_ps : costs_.claim_ps;
+    spend(w, Activity::kSteal, barrier + costs_.proxy_ps * static_cast<std::uint64_t>(k - 1));
+    if (!w.claiming.fenced) v.membarrier_claim_at = w.clock;  // when its membarrier ended
   }
 
   // The claim is over: the thief releases the port, a blocked owner goes on (its wait was
   // part of its join, which weft's profile counts as busy time), and the thief takes k.
   void finish_claim(Worker& w, unsigned id, Worker& v, std::int64_t k) {
     const std::uint64_t started = w.claiming.started;
+    if (k > 0 && w.claiming.fenced) ++w.counters.fenced_steals;
     w.claiming = ClaimUnderWay{};
     v.port_free_at = w.clock;
     v.claimed_k = 0;
@@ -625,9 +685,19 @@ class Engine {
       return Attempt::kPending;
     }
     // The port is ours until the claim settles; the look runs first (claim_step goes on).
+    // The stack's mode is stable while we hold it (S1).
     v.port_free_at = kPortHeld;
+    bool switch_now = false;
+    if (switching_) {
+      v.port_taken_at = w.clock;
+      // kNoClaim, above every clock, never switches.
+      switch_now = !v.fenced && w.clock >= v.membarrier_claim_at &&
+                   w.clock - v.membarrier_claim_at < fence_within_ps_;
+    }
     w.claiming = ClaimUnderWay{.victim = static_cast<std::int32_t>(victim),
                                .marked = false,
+                               .fenced = v.fenced,
+                               .switch_now = switch_now,
                                .retries = 0,
                                .started = w.clock};
     spend(w, Activity::kSteal, costs_.attempt_ps);
@@ -665,6 +735,9 @@ class Engine {
 
   const EngineConfig& config_;
   const EngineCosts& costs_;
+  const bool switching_;   // stacks change their barrier (concurrent, Barrier::kAuto)
+  const bool all_fenced_;  // every stack fenced throughout (concurrent, Barrier::kFence)
+  const std::uint64_t fence_within_ps_, unfence_after_ps_;
   std::vector<Worker> workers_;
   // (time, worker, version): smallest first, ties to the lower id; an entry whose version
   // is not its worker's newest is stale and skipped.

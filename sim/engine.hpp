@@ -38,6 +38,12 @@ struct EngineCosts {
   std::uint64_t nap_extra_ps = 0;    // what a watchman's timed nap sleeps past its length
   std::uint64_t post_ps = 0;         // request mechanism: a thief posts its request at the port
   std::uint64_t answer_ps = 0;       // and the victim answers it (weft's profile: switch time)
+  // Concurrent mechanism, a fenced stack (weft's Config::barrier, task_stack.hpp S1-S3): a
+  // claim's barrier there is a fence, not a membarrier (claim_ps), and every pop of the
+  // owner's costs this much more than join_inline_ps (its store, fence and true H, out of
+  // line).
+  std::uint64_t fence_claim_ps = 0;
+  std::uint64_t fenced_join_ps = 0;
 };
 
 struct EngineConfig {
@@ -49,6 +55,11 @@ struct EngineConfig {
   // thief's history), refuses when idle, and the thief withdraws after request_timeout_ps.
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;
   std::uint64_t request_timeout_ps = 50'000'000;  // Config::request_timeout_us's default
+  // Concurrent mechanism: which barrier a claim pays, as weft's Config::barrier with
+  // membarrier available. kAuto (weft's default): a stack starts unfenced and switches as
+  // weft's do (barrier_mode.hpp's BarrierSwitching, with claim_ps as the membarrier's cost);
+  // kMembarrier: never fenced; kFence: fenced throughout.
+  weft::Barrier barrier = weft::Barrier::kAuto;
   std::uint64_t seed = 1;
   EngineCosts costs;
 };
@@ -66,6 +77,8 @@ struct SimCounters {
   std::uint64_t requests_served = 0;   // request mechanism: answers given, as a victim
   std::uint64_t request_timeouts = 0;  // and requests withdrawn unanswered, as a thief
   std::uint64_t port_busy = 0;         // failed attempts that found another thief at the port
+  std::uint64_t fenced_steals = 0;     // steals whose claim fenced rather than paid a membarrier
+  std::uint64_t barrier_switches = 0;  // a stack's changes of barrier, either way
   // n (the victim's tasks waiting) at each attempt, in weft's log2 buckets
   // (weft::steal_size_bucket); they add up to steal_attempts.
   std::array<std::uint64_t, weft::kStealSizeBuckets> steal_sizes_seen{};

@@ -46,6 +46,7 @@ bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
         weft_sim::EngineConfig config{.workers = p,
                                       .policy = policy,
                                       .mechanism = mechanism,
+                                      .barrier = args.barrier,
                                       .seed = args.seed,
                                       .costs = costs.engine};
         weft_sim::RunRecord r;
@@ -133,6 +134,9 @@ int main(int argc, char** argv) {
     for (const std::string& spec : args.scale_costs) {
       weft_sim::scale_cost(costs, spec);
       costs_source += ", " + spec;
+    }
+    for (weft::StealMechanism mechanism : args.mechanisms) {
+      weft_sim::require_fence_costs(costs, args.costs_path, mechanism, args.barrier);
     }
   } catch (const weft_sim::CostsError& e) {
     std::fprintf(stderr, "weft-sim: %s\n", e.what());

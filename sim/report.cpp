@@ -60,8 +60,9 @@ double c_inf(const RunRecord& r) {
 std::string table(const SimArgs& args, const std::string& costs_source,
                   const std::vector<RunRecord>& runs) {
   std::ostringstream out;
-  out << "weft-sim " << args.workload.spec << ", seed " << args.seed << ", costs: " << costs_source
-      << "\n";
+  out << "weft-sim " << args.workload.spec << ", seed " << args.seed
+      << ", barrier (concurrent): " << weft::barrier_name(args.barrier)
+      << ", costs: " << costs_source << "\n";
   char line[256];
   if (!runs.empty()) {
     const SimResult& s = runs.front().result;
@@ -115,7 +116,8 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
     const CostField& f = cost_fields()[i];
     out << (i ? "," : "") << quote(std::string(f.name)) << ":" << ns(f.get(used));
   }
-  out << "},\"seed\":" << args.seed << ",\"runs\":[";
+  out << "},\"seed\":" << args.seed << ",\"barrier\":" << quote(weft::barrier_name(args.barrier))
+      << ",\"runs\":[";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
     const SimCounters& c = r.result.counters;
@@ -139,6 +141,8 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
         << ",\"stolen_joins\":" << c.stolen_joins << ",\"leapfrogs\":" << c.leapfrogs
         << ",\"requests_served\":" << c.requests_served
         << ",\"request_timeouts\":" << c.request_timeouts << ",\"port_busy\":" << c.port_busy
+        << ",\"fenced_steals\":" << c.fenced_steals
+        << ",\"barrier_switches\":" << c.barrier_switches
         << ",\"steal_sizes_seen\":" << histogram(c.steal_sizes_seen)
         << "},\"profile\":{\"total\":{\"r_busy\":" << share(s.busy_ps, r)
         << ",\"r_steal\":" << share(s.steal_ps, r) << ",\"r_idle\":" << share(s.idle_ps, r)

@@ -12,11 +12,14 @@ using weft_sim::Costs;
 using weft_sim::CostsError;
 
 // A valid file whose every median is 1.5 ns, except `override` spliced in at the end.
-std::string costs_file(const std::string& extra = "", const std::string& skip = "") {
-  std::string text = R"({"format": "weft-sim costs", "version": 1, "costs": {)";
+std::string costs_file(const std::string& extra = "", const std::string& skip = "",
+                       int version = weft_sim::kCostsVersion) {
+  std::string text =
+      R"({"format": "weft-sim costs", "version": )" + std::to_string(version) + R"(, "costs": {)";
   bool first = true;
   for (const weft_sim::CostField& f : weft_sim::cost_fields()) {
     if (f.name == skip) continue;
+    if (version == 1 && (f.name == "fence_claim_ns" || f.name == "fenced_join_ns")) continue;
     text += (first ? "" : ", ") + std::string("\"") + std::string(f.name) +
             R"(": {"median": 1.5, "spread": [1.4, 1.6], "method": "test"})";
     first = false;
@@ -43,7 +46,7 @@ TEST(SimCosts, AWholeFileSetsEveryCostToThePicosecond) {
 TEST(SimCosts, EachDefectIsNamed) {
   EXPECT_NE(error_of("{").find("not JSON"), std::string::npos);
   EXPECT_NE(error_of(R"({"format": "other"})").find("not a costs file"), std::string::npos);
-  EXPECT_NE(error_of(R"({"format": "weft-sim costs", "version": 2, "costs": {}})").find("version"),
+  EXPECT_NE(error_of(R"({"format": "weft-sim costs", "version": 3, "costs": {}})").find("version"),
             std::string::npos);
   EXPECT_NE(error_of(costs_file("", "claim_ns")).find("\"claim_ns\" is missing"),
             std::string::npos);
@@ -54,6 +57,35 @@ TEST(SimCosts, EachDefectIsNamed) {
             std::string::npos);
   EXPECT_NE(error_of(costs_file(R"(, "poll_ns": {"median": "fast"})", "poll_ns"))
                 .find("\"poll_ns\" needs a numeric \"median\""),
+            std::string::npos);
+}
+
+// A file from before the fence costs is read without them, and refused only where a run would
+// charge them: the concurrent mechanism under a barrier other than membarrier.
+TEST(SimCosts, AVersionOneFileHasNoFenceCostsAndSaysWhereThatMatters) {
+  const Costs c = weft_sim::parse_costs(costs_file("", "", 1), "old.json");
+  EXPECT_FALSE(c.fence_costs_known);
+  EXPECT_EQ(c.engine.claim_ps, 1500u);
+  EXPECT_EQ(c.engine.fence_claim_ps, 0u);
+  EXPECT_TRUE(weft_sim::parse_costs(costs_file(), "new.json").fence_costs_known);
+  using weft::Barrier;
+  using weft::StealMechanism;
+  EXPECT_NO_THROW(weft_sim::require_fence_costs(c, "old.json", StealMechanism::kConcurrent,
+                                                Barrier::kMembarrier));
+  EXPECT_NO_THROW(
+      weft_sim::require_fence_costs(c, "old.json", StealMechanism::kRequest, Barrier::kAuto));
+  for (Barrier b : {Barrier::kAuto, Barrier::kFence}) {
+    try {
+      weft_sim::require_fence_costs(c, "old.json", StealMechanism::kConcurrent, b);
+      ADD_FAILURE() << weft::barrier_name(b);
+    } catch (const CostsError& e) {
+      EXPECT_NE(std::string(e.what()).find("old.json"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("--barrier membarrier"), std::string::npos);
+    }
+  }
+  // A version-1 file that names a fence cost is not one.
+  EXPECT_NE(error_of(costs_file(R"(, "fence_claim_ns": {"median": 1})", "", 1))
+                .find("unknown cost \"fence_claim_ns\""),
             std::string::npos);
 }
 

@@ -37,7 +37,9 @@ EngineCosts test_costs() {
                      .yield_ps = 1000,
                      .wake_ps = 50000,
                      .post_ps = 7,
-                     .answer_ps = 11};
+                     .answer_ps = 11,
+                     .fence_claim_ps = 3,
+                     .fenced_join_ps = 13};
 }
 
 EngineConfig config(unsigned workers, weft::StealPolicy policy = weft::StealPolicy::one(),
@@ -384,6 +386,84 @@ TEST(SimEngine, WorkersWithNothingToTakeBackOffAndSleep) {
   EXPECT_EQ(r.shares.switch_ps, 0u);
   EXPECT_GT(r.shares.idle_ps, 3 * kSecond - kSecond / 1000);
   expect_shares_add_up(r, 4);
+}
+
+// Barrier switching, worked by hand with test_costs (a membarrier claim 1000, so a stack
+// fences when claims come within 4000 of the last membarrier's end and unfences after 16000
+// quiet). The root spawns three children and works 20000; worker 1 steals them one by one:
+// c1 with a membarrier [150, 1150); c2's port take at 1250 is 100 after it, so that claim
+// fences the stack, still paying its own membarrier [1400, 2400); c3's claim at 2500 finds
+// the stack fenced and fences [2650, 2653). c3 works long, so nobody takes the port again.
+// The root's 300 spawn+join pairs after its work then pop fenced, paying 13 more each, and
+// its 256th pop, at a clock past 2500 + 16000, unfences the stack: the rest cost 17.
+std::vector<Step> three_steals_then_pairs() {
+  std::vector<Step> root{{Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                         {Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 100}}},
+                         {Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 10'000'000}}},
+                         {Op::Kind::kWork, 20000}};
+  for (int i = 0; i < 300; ++i) {
+    root.push_back({Op::Kind::kSpawn, 0, {{Op::Kind::kWork, 1}}});
+    root.push_back({Op::Kind::kJoin});
+  }
+  for (int i = 0; i < 3; ++i) root.push_back({Op::Kind::kJoin});
+  return root;
+}
+
+TEST(SimEngine, AStackClaimedFromOftenFencesAndGoesBackWhenThievesStopComing) {
+  constexpr std::uint64_t kWork = 100 + 100 + 10'000'000 + 20000 + 300;
+  const SimResult r = weft_sim::simulate(script(three_steals_then_pairs()), config(2));
+  EXPECT_EQ(r.counters.steals, 3u);
+  EXPECT_EQ(r.counters.fenced_steals, 1u);     // c3's: c2's claim switched, with a membarrier
+  EXPECT_EQ(r.counters.barrier_switches, 2u);  // fenced at c2, back at the 256th pop
+  EXPECT_EQ(r.counters.inline_joins, 300u);
+  // Under weft's membarrier process the fence is busy time (its profile's frame cost is the
+  // unfenced one): exactly the 256 fenced pops' 13 more.
+  EXPECT_EQ(r.shares.busy_ps, kWork + 256 * 13);
+  EXPECT_EQ(r.shares.frame_ps, 303u * 5 + 300 * 17 + 3 * 100);
+  expect_shares_add_up(r, 2);
+
+  // The membarrier setting never fences: three membarrier claims, no fenced pop.
+  EngineConfig m = config(2);
+  m.barrier = weft::Barrier::kMembarrier;
+  const SimResult rm = weft_sim::simulate(script(three_steals_then_pairs()), m);
+  EXPECT_EQ(rm.counters.steals, 3u);
+  EXPECT_EQ(rm.counters.fenced_steals, 0u);
+  EXPECT_EQ(rm.counters.barrier_switches, 0u);
+  EXPECT_EQ(rm.shares.busy_ps, kWork);
+  // c3's barrier is a membarrier [2650, 3650), so c3, which the root's last join waits for
+  // (polling), ends 997 later; the root sees it at its next poll.
+  EXPECT_GT(rm.makespan_ps, r.makespan_ps);
+
+  // The fence setting fences from the start: every claim and every pop, the pops' fences
+  // being frame time there (weft's frame cost is measured on a fenced stack in that mode).
+  EngineConfig f = config(2);
+  f.barrier = weft::Barrier::kFence;
+  const SimResult rf = weft_sim::simulate(script(three_steals_then_pairs()), f);
+  EXPECT_EQ(rf.counters.steals, 3u);
+  EXPECT_EQ(rf.counters.fenced_steals, 3u);
+  EXPECT_EQ(rf.counters.barrier_switches, 0u);
+  EXPECT_EQ(rf.shares.busy_ps, kWork);
+  EXPECT_EQ(rf.shares.frame_ps, 303u * 5 + 300 * (17 + 13) + 3 * 100);
+  expect_shares_add_up(rf, 2);
+}
+
+// One worker: nothing to switch under auto, every pop fenced under fence, and T1 (work_ps)
+// is what the one worker took in both; the request mechanism never fences.
+TEST(SimEngine, OnOneWorkerOnlyTheFenceSettingFences) {
+  const weft_sim::FibCosts fib{.leaf_ps = 11, .node_ps = 7};
+  for (weft::Barrier b :
+       {weft::Barrier::kAuto, weft::Barrier::kMembarrier, weft::Barrier::kFence}) {
+    for (auto mechanism : {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest}) {
+      EngineConfig c = config(1, weft::StealPolicy::one(), 1, mechanism);
+      c.barrier = b;
+      const SimResult r = weft_sim::simulate(weft_sim::fib_program(4, fib), c);
+      const bool fenced =
+          b == weft::Barrier::kFence && mechanism == weft::StealMechanism::kConcurrent;
+      EXPECT_EQ(r.makespan_ps, 4 * 7 + 5 * 11 + 4 * 5 + 4 * (17 + (fenced ? 13 : 0)));
+      EXPECT_EQ(r.work_ps, r.makespan_ps);
+      EXPECT_EQ(r.counters.barrier_switches, 0u);
+    }
+  }
 }
 
 TEST(SimEngine, AJoinWithNoChildIsAProgramError) {

@@ -55,9 +55,10 @@ double ns_per_call(F&& batch) {
   return static_cast<double>(t1 - t0) / kCallsPerBatch;
 }
 
-double calibrate() {
+double calibrate(bool fenced) {
   WorkerCore core;
   core.stack.init(kDepth + 2);
+  if (fenced) core.stack.fence_unshared();
   WorkerCore* const saved = tls_worker;
   tls_worker = &core;
   // Alternate the two loops and take the median difference: robust to the noise of a
@@ -76,8 +77,10 @@ double calibrate() {
 }  // namespace
 
 double frame_cost_ns() {
-  static const double cost = calibrate();  // thread-safe one-time initialisation
+  static const double cost = calibrate(false);  // thread-safe one-time initialisation
   return cost;
 }
+
+double fenced_frame_cost_ns() { return calibrate(true); }
 
 }  // namespace weft::detail

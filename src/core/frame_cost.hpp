@@ -12,4 +12,9 @@ namespace weft::detail {
 // Nanoseconds; measured on first use (about 10 ms), then cached. Never negative.
 double frame_cost_ns();
 
+// The same on a fenced stack (task_stack.hpp, S1-S3): every join there stores T, fences and
+// reads the true H out of line. Measured afresh on every call (about 10 ms), for the
+// simulator's calibration; the profile always charges frame_cost_ns().
+double fenced_frame_cost_ns();
+
 }  // namespace weft::detail
