@@ -5,11 +5,13 @@
 # OUT/sweep.json beside what work-stealing theory predicts.
 #
 # Usage: scripts/sim_sweep.sh [--out DIR] [--workloads LIST] [--workers LIST] [--costs FILE]
-#                            [--steal POLICIES]
+#                            [--steal POLICIES] [--barrier B]
 #   LIST: weft-sim workloads, comma-separated (default fib:32,uts:T3,uts:B)
 #   --workers: default 1,16,64,256,1024 (1 must be in it: the speedups' baseline)
 #   --costs: a costs file to use rather than calibrating first
 #   --steal: default one,fixed:20,half,adaptive
+#   --barrier: the concurrent mechanism's, as weft-sim's (default auto, weft's own; a version-1
+#              costs file, from before the fence costs, needs membarrier)
 # Needs the Release build in build/ (scripts/setup.sh). The simulations are deterministic:
 # the same costs and seed give the same tables.
 set -euo pipefail
@@ -21,6 +23,7 @@ workloads=fib:32,uts:T3,uts:B
 workers=1,16,64,256,1024
 costs=""
 steal=one,fixed:20,half,adaptive
+barrier=auto
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -28,6 +31,7 @@ while [[ $# -gt 0 ]]; do
     --workers) workers="$2"; shift 2 ;;
     --costs) costs="$2"; shift 2 ;;
     --steal) steal="$2"; shift 2 ;;
+    --barrier) barrier="$2"; shift 2 ;;
     *) echo "sim_sweep.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -51,7 +55,7 @@ for w in "${list[@]}"; do
   names+=("$name")
   echo "== $w: workers $workers, both mechanisms, $steal ($(date +%T))"
   /usr/bin/time -f "   %e s, %M KB" "$sim" run --workload "$w" --workers "$workers" \
-    --steal "$steal" --mechanism concurrent,request --costs "$costs" \
+    --steal "$steal" --mechanism concurrent,request --barrier "$barrier" --costs "$costs" \
     --json "$out/sweep_$name.json" >/dev/null
 done
 python3 scripts/sim_sweep_table.py "$out" "${names[@]}"

@@ -79,9 +79,10 @@ def main():
         # At the largest P: shares, steals, theory figures.
         top = max(workers)
         md += [f"At P = {top}:", "",
-               "| mechanism/steal | T_P (ms) | R_busy | R_steal | R_idle | steals | tasks/steal "
-               "| attempts | c_inf | attempts/(P us of T_inf) | s_1 | s_2 | success | s_thr |",
-               "|---|" + "---:|" * 13]
+               "| mechanism/steal | T_P (ms) | R_busy | R_steal | R_idle | steals | fenced "
+               "| tasks/steal | attempts | c_inf | attempts/(P us of T_inf) | s_1 | s_2 | success "
+               "| s_thr |",
+               "|---|" + "---:|" * 14]
         for m in MECHANISMS:
             for s in POLICIES:
                 r = runs.get((m, s, top))
@@ -96,11 +97,14 @@ def main():
                 md.append(
                     f"| {m}/{s} | {fmt(r['median_s'] * 1e3, 4)} | {t['r_busy']:.3f} | "
                     f"{t['r_steal']:.3f} | {t['r_idle']:.3f} | {fmt(c['steals'])} | "
+                    f"{fmt(c.get('fenced_steals', 0))} | "
                     f"{fmt(c['tasks_stolen'] / c['steals'] if c['steals'] else None)} | "
                     f"{fmt(c['steal_attempts'])} | {fmt(r['c_inf'])} | "
                     f"{fmt(r['attempts_per_worker_span_us'])} | {occ[0]:.3f} | {occ[1]:.3f} | "
                     f"{fmt(success)} | {fmt(s_thr)} |")
-        md += ["", "`success` is steals over attempts; `s_thr` the time-averaged fraction of "
+        md += ["", "`fenced`: the steals whose claim fenced rather than paid a membarrier "
+               "(the concurrent mechanism's barrier switching). "
+               "`success` is steals over attempts; `s_thr` the time-averaged fraction of "
                "workers a thief could take from, s_2 (one task waiting) for one, half and "
                "adaptive and s_(D+1) for fixed:D. Adnan & Sato's Sect. 3.4 reads a steal's "
                "chance of success as this fraction; attempts come when work is scarce, and "

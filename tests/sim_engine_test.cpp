@@ -409,42 +409,44 @@ std::vector<Step> three_steals_then_pairs() {
   return root;
 }
 
+SimResult three_steals_under(weft::Barrier barrier) {
+  EngineConfig c = config(2);
+  c.barrier = barrier;
+  return weft_sim::simulate(script(three_steals_then_pairs()), c);
+}
+
+void expect_claims(const SimResult& r, std::uint64_t fenced, std::uint64_t switches) {
+  EXPECT_EQ(r.counters.steals, 3u);
+  EXPECT_EQ(r.counters.fenced_steals, fenced);
+  EXPECT_EQ(r.counters.barrier_switches, switches);
+  EXPECT_EQ(r.counters.inline_joins, 300u);
+  expect_shares_add_up(r, 2);
+}
+
 TEST(SimEngine, AStackClaimedFromOftenFencesAndGoesBackWhenThievesStopComing) {
   constexpr std::uint64_t kWork = 100 + 100 + 10'000'000 + 20000 + 300;
-  const SimResult r = weft_sim::simulate(script(three_steals_then_pairs()), config(2));
-  EXPECT_EQ(r.counters.steals, 3u);
-  EXPECT_EQ(r.counters.fenced_steals, 1u);     // c3's: c2's claim switched, with a membarrier
-  EXPECT_EQ(r.counters.barrier_switches, 2u);  // fenced at c2, back at the 256th pop
-  EXPECT_EQ(r.counters.inline_joins, 300u);
-  // Under weft's membarrier process the fence is busy time (its profile's frame cost is the
-  // unfenced one): exactly the 256 fenced pops' 13 more.
+  constexpr std::uint64_t kFrame = 303 * 5 + 300 * 17 + 3 * 100;  // spawns, pops, stolen joins
+  // auto: c3's claim fenced (c2's switched the stack, paying its membarrier); the stack went
+  // back at the 256th fenced pop. Under weft's membarrier process the fence is busy time (its
+  // profile's frame cost is the unfenced one): exactly the 256 fenced pops' 13 more.
+  const SimResult r = three_steals_under(weft::Barrier::kAuto);
+  expect_claims(r, 1, 2);
   EXPECT_EQ(r.shares.busy_ps, kWork + 256 * 13);
-  EXPECT_EQ(r.shares.frame_ps, 303u * 5 + 300 * 17 + 3 * 100);
-  expect_shares_add_up(r, 2);
+  EXPECT_EQ(r.shares.frame_ps, kFrame);
 
-  // The membarrier setting never fences: three membarrier claims, no fenced pop.
-  EngineConfig m = config(2);
-  m.barrier = weft::Barrier::kMembarrier;
-  const SimResult rm = weft_sim::simulate(script(three_steals_then_pairs()), m);
-  EXPECT_EQ(rm.counters.steals, 3u);
-  EXPECT_EQ(rm.counters.fenced_steals, 0u);
-  EXPECT_EQ(rm.counters.barrier_switches, 0u);
+  // membarrier never fences: three membarrier claims, no fenced pop. c3's barrier is then a
+  // membarrier [2650, 3650), so c3, which the root's last join waits for, ends later.
+  const SimResult rm = three_steals_under(weft::Barrier::kMembarrier);
+  expect_claims(rm, 0, 0);
   EXPECT_EQ(rm.shares.busy_ps, kWork);
-  // c3's barrier is a membarrier [2650, 3650), so c3, which the root's last join waits for
-  // (polling), ends 997 later; the root sees it at its next poll.
   EXPECT_GT(rm.makespan_ps, r.makespan_ps);
 
-  // The fence setting fences from the start: every claim and every pop, the pops' fences
-  // being frame time there (weft's frame cost is measured on a fenced stack in that mode).
-  EngineConfig f = config(2);
-  f.barrier = weft::Barrier::kFence;
-  const SimResult rf = weft_sim::simulate(script(three_steals_then_pairs()), f);
-  EXPECT_EQ(rf.counters.steals, 3u);
-  EXPECT_EQ(rf.counters.fenced_steals, 3u);
-  EXPECT_EQ(rf.counters.barrier_switches, 0u);
+  // fence fences from the start: every claim and every pop, the pops' fences being frame
+  // time there (weft's frame cost is measured on a fenced stack in that mode).
+  const SimResult rf = three_steals_under(weft::Barrier::kFence);
+  expect_claims(rf, 3, 0);
   EXPECT_EQ(rf.shares.busy_ps, kWork);
-  EXPECT_EQ(rf.shares.frame_ps, 303u * 5 + 300 * (17 + 13) + 3 * 100);
-  expect_shares_add_up(rf, 2);
+  EXPECT_EQ(rf.shares.frame_ps, kFrame + 300 * 13);
 }
 
 // One worker: nothing to switch under auto, every pop fenced under fence, and T1 (work_ps)
