@@ -39,7 +39,13 @@ void clear_progress(const weft_bench::Progress& progress) {
   if (progress) std::fprintf(stderr, "\r\033[K");
 }
 
+// "-" is standard output.
 int write_file(const std::string& path, const std::string& text, const char* what) {
+  if (path == "-") {
+    if (std::fputs(text.c_str(), stdout) >= 0 && std::fflush(stdout) == 0) return 0;
+    std::fprintf(stderr, "weft-bench: cannot write the %s to standard output\n", what);
+    return 1;
+  }
   const std::string error = weft_bench::replace_file(path, text);
   if (!error.empty()) {
     std::fprintf(stderr, "weft-bench: %s: cannot write the %s file: %s\n", path.c_str(), what,
@@ -71,7 +77,7 @@ int main(int argc, char** argv) {
   // creating it, so that an interrupted run leaves no empty file.
   for (const auto& [flag, path] :
        {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
-    if (path.empty()) continue;
+    if (path.empty() || path == "-") continue;
     const std::string error = weft_bench::check_replaceable(path);
     if (!error.empty()) {
       std::fprintf(stderr, "weft-bench: %s %s: cannot write there: %s\n", flag, path.c_str(),
@@ -103,7 +109,9 @@ int main(int argc, char** argv) {
       if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
     }
     clear_progress(progress);
-    std::fputs(table.c_str(), stdout);
+    // With --json - or --trace -, standard output is that document's alone.
+    const bool document_on_stdout = options.json == "-" || options.trace == "-";
+    std::fputs(table.c_str(), document_on_stdout ? stderr : stdout);
     int status = 0;
     if (!options.json.empty()) status |= write_file(options.json, json, "JSON");
     if (!options.trace.empty()) status |= write_file(options.trace, trace, "trace");
