@@ -523,7 +523,9 @@ TEST_F(BarrierSwitchingTest, CloseClaimsFenceTheStackAndQuietUnfencesIt) {
 // steals after them fence.) Short fib runs at 2 workers under `one` make claims in quick
 // succession; the first run that had a claim fence ends the kAuto part.
 TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrier) {
-  const auto steals_under = [](weft::Barrier barrier, bool until_fenced) {
+  // Runs short fibs until `enough` holds for the runtime's counters (or 5000 runs or 20 s: a
+  // loaded machine may leave the second worker off its CPU through many of them).
+  const auto steals_under = [](weft::Barrier barrier, auto enough) {
     weft::Config c = weft_test::make_config("one", 2);
     c.mechanism = weft::StealMechanism::kConcurrent;
     c.barrier = barrier;
@@ -532,13 +534,17 @@ TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrie
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     for (int run = 0; run < 5000 && std::chrono::steady_clock::now() < deadline; ++run) {
       EXPECT_EQ(rt.run([n] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
-      if (until_fenced ? rt.stats().total.fenced_steals > 0 : run >= 200) break;
+      if (enough(rt.stats().total, run)) break;
     }
     return rt.stats().total;
   };
-  const weft::WorkerStats automatic = steals_under(weft::Barrier::kAuto, true);
+  const weft::WorkerStats automatic = steals_under(
+      weft::Barrier::kAuto, [](const weft::WorkerStats& s, int) { return s.fenced_steals > 0; });
   EXPECT_GT(automatic.fenced_steals, 0u) << "no claim fenced in " << automatic.steals;
-  const weft::WorkerStats membarrier = steals_under(weft::Barrier::kMembarrier, false);
+  // At least 200 runs and 20 steals: enough claims close together that auto would fence.
+  const weft::WorkerStats membarrier = steals_under(
+      weft::Barrier::kMembarrier,
+      [](const weft::WorkerStats& s, int run) { return run >= 200 && s.steals >= 20; });
   EXPECT_GT(membarrier.steals, 0u);
   EXPECT_EQ(membarrier.fenced_steals, 0u);
 }

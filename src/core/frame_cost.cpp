@@ -55,32 +55,46 @@ double ns_per_call(F&& batch) {
   return static_cast<double>(t1 - t0) / kCallsPerBatch;
 }
 
-double calibrate(bool fenced) {
-  WorkerCore core;
-  core.stack.init(kDepth + 2);
-  if (fenced) core.stack.fence_unshared();
+// Alternates two batches kBatches times, each batch on the worker it names, and returns the
+// median of their differences (never below 0): robust to the noise of a shared machine,
+// where one disturbed batch would otherwise decide.
+template <class A, class B>
+double median_difference(WorkerCore* a_worker, A&& a, WorkerCore* b_worker, B&& b) {
   WorkerCore* const saved = tls_worker;
-  tls_worker = &core;
-  // Alternate the two loops and take the median difference: robust to the noise of a
-  // shared machine, where one disturbed batch would otherwise decide.
   std::array<double, kBatches> differences{};
   for (double& d : differences) {
-    const double spawned = ns_per_call([] { return with_spawns(kDepth); });
-    const double called = ns_per_call([] { return with_calls(kDepth); });
-    d = spawned - called;
+    tls_worker = a_worker;
+    const double first = ns_per_call(a);
+    tls_worker = b_worker;
+    d = first - ns_per_call(b);
   }
   tls_worker = saved;
   std::nth_element(differences.begin(), differences.begin() + kBatches / 2, differences.end());
   return std::max(0.0, differences[kBatches / 2]);
 }
 
+std::uint64_t spawning_batch() { return with_spawns(kDepth); }
+std::uint64_t calling_batch() { return with_calls(kDepth); }
+
+double calibrate() {
+  WorkerCore core;
+  core.stack.init(kDepth + 2);
+  return median_difference(&core, spawning_batch, &core, calling_batch);
+}
+
 }  // namespace
 
 double frame_cost_ns() {
-  static const double cost = calibrate(false);  // thread-safe one-time initialisation
+  static const double cost = calibrate();  // thread-safe one-time initialisation
   return cost;
 }
 
-double fenced_frame_cost_ns() { return calibrate(true); }
+double fenced_pop_extra_ns() {
+  WorkerCore plain, fenced;
+  plain.stack.init(kDepth + 2);
+  fenced.stack.init(kDepth + 2);
+  fenced.stack.fence_unshared();
+  return median_difference(&fenced, spawning_batch, &plain, spawning_batch);
+}
 
 }  // namespace weft::detail

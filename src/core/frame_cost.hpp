@@ -12,9 +12,11 @@ namespace weft::detail {
 // Nanoseconds; measured on first use (about 10 ms), then cached. Never negative.
 double frame_cost_ns();
 
-// The same on a fenced stack (task_stack.hpp, S1-S3): every join there stores T, fences and
-// reads the true H out of line. Measured afresh on every call (about 10 ms), for the
-// simulator's calibration; the profile always charges frame_cost_ns().
-double fenced_frame_cost_ns();
+// What a fenced stack (task_stack.hpp, S1-S3) adds to a spawn+join: every join there stores
+// T, fences and reads the true H out of line. The same recursion on a private fenced stack
+// and an unfenced one, batches alternated, the median difference; measured afresh on every
+// call (about 10 ms), for the simulator's calibration (0 in a process whose stacks are all
+// fenced, where frame_cost_ns() already counts the fence).
+double fenced_pop_extra_ns();
 
 }  // namespace weft::detail
