@@ -155,16 +155,10 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
         return e.what();
       }
     } else if (flag == "--barrier") {
-      bool known = false;
-      for (weft::Barrier b :
-           {weft::Barrier::kAuto, weft::Barrier::kMembarrier, weft::Barrier::kFence}) {
-        if (value == weft::barrier_name(b)) {
-          args.barrier = b;
-          known = true;
-        }
-      }
-      if (!known) {
-        return "--barrier: '" + std::string(value) + "' is not auto, membarrier or fence";
+      try {
+        args.barrier = weft::parse_barrier(value, "--barrier");
+      } catch (const weft::ConfigError& e) {
+        return e.what();
       }
     } else if (flag == "--seed") {
       if (!parse_u64(value, args.seed))
@@ -206,9 +200,8 @@ std::string usage() {
          "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
          "weft worker, UTS T1-T5 likewise, membarrier and fence with the other CPUs\n"
-         "busy) and\n"
-         "writes a costs file; the costs it cannot measure yet keep their placeholder\n"
-         "and say so.\n"
+         "busy) and writes a costs file; the costs it cannot measure yet keep their\n"
+         "placeholder and say so.\n"
          "record: runs a compare workload serially as weft spawns it and writes its task\n"
          "DAG with measured strand times (weft-sim record --help).\n"
          "model: classic load-balancing models simulated beside what their theorems\n"

@@ -111,7 +111,7 @@ struct Worker {
   bool fenced = false;
   std::uint64_t port_taken_at = 0;
   std::uint64_t membarrier_claim_at = kNoClaim;
-  std::uint32_t fenced_pops_to_check = weft::detail::BarrierSwitching{}.recheck_pops;
+  std::uint32_t fenced_pops_to_check = weft::detail::kRecheckPops;
   std::uint64_t posted_at = 0;
   std::uint64_t deadline = 0;
 };
@@ -522,7 +522,7 @@ class Engine {
   // switched either).
   void maybe_unfence(Worker& w) {
     if (--w.fenced_pops_to_check != 0) return;
-    w.fenced_pops_to_check = weft::detail::BarrierSwitching{}.recheck_pops;
+    w.fenced_pops_to_check = weft::detail::kRecheckPops;
     if (w.clock < w.port_taken_at + unfence_after_ps_ || w.port_free_at > now_) return;
     w.fenced = false;
     ++w.counters.barrier_switches;

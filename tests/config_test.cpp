@@ -133,6 +133,17 @@ TEST(Mechanism, ParsesBothNamesAndRejectsOthersNamingTheSetting) {
   EXPECT_EQ(weft::Config{}.mechanism, weft::StealMechanism::kConcurrent) << "the default";
 }
 
+TEST(BarrierName, ParsesEachNameAndRejectsOthersNamingTheSetting) {
+  for (weft::Barrier b : {weft::Barrier::kAuto, weft::Barrier::kMembarrier, weft::Barrier::kFence})
+    EXPECT_EQ(weft::parse_barrier(weft::barrier_name(b)), b);
+  for (const char* bad : {"", "Fence", "fences", "none", " auto"}) {
+    const std::string message = config_error([&] { (void)weft::parse_barrier(bad, "--barrier"); });
+    ASSERT_FALSE(message.empty()) << "\"" << bad << "\" was accepted";
+    EXPECT_NE(message.find("--barrier"), std::string::npos) << message;
+    EXPECT_NE(message.find("auto, membarrier, fence"), std::string::npos) << message;
+  }
+}
+
 // The loop settings' names are the field table's, in the enums' order; each parser takes
 // back exactly what its name function writes, and its errors name the setting, the value and
 // the names allowed.

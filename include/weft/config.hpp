@@ -58,6 +58,8 @@ StealMechanism parse_mechanism(std::string_view spec, std::string_view setting =
 //   kFence       a seq_cst fence on both sides (Cilk-5's THE protocol), for testing.
 enum class Barrier : std::uint8_t { kAuto, kMembarrier, kFence };
 const char* barrier_name(Barrier b) noexcept;
+// Parses "auto", "membarrier" or "fence"; throws ConfigError naming `setting` otherwise.
+Barrier parse_barrier(std::string_view spec, std::string_view setting = "barrier");
 
 // How many of the victim's oldest tasks a thief takes in one steal. A small immutable value
 // object chosen at run time, so one binary sweeps every policy. The built-in policies live

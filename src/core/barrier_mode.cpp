@@ -24,7 +24,7 @@ std::atomic<std::uint64_t> g_membarrier_ns{0};
 std::atomic<bool> g_switching_fixed{false};
 std::atomic<std::uint64_t> g_fixed_fence_within_ns{0};
 std::atomic<std::uint64_t> g_fixed_unfence_after_ns{0};
-std::atomic<std::uint32_t> g_fixed_recheck_pops{256};
+std::atomic<std::uint32_t> g_fixed_recheck_pops{kRecheckPops};
 
 void note_membarrier_ns(std::uint64_t ns) noexcept {
   const std::uint64_t old = g_membarrier_ns.load(std::memory_order_relaxed);
@@ -52,7 +52,7 @@ BarrierSwitching barrier_switching() noexcept {
             g_fixed_recheck_pops.load(std::memory_order_relaxed)};
   }
   const std::uint64_t cost = g_membarrier_ns.load(std::memory_order_relaxed);
-  return {kFenceWithinCosts * cost, kUnfenceAfterCosts * cost, 256};
+  return {kFenceWithinCosts * cost, kUnfenceAfterCosts * cost, kRecheckPops};
 }
 
 void set_barrier_switching(const BarrierSwitching& fixed) noexcept {

@@ -25,13 +25,14 @@ std::uint64_t thief_store_load_barrier(bool fenced) noexcept;
 // becomes fenced when a membarrier claim comes within kFenceWithinCosts * M of the previous
 // one there, and goes back when no thief has come to it for kUnfenceAfterCosts * M. Until a
 // membarrier has been timed no stack switches.
+inline constexpr std::uint64_t kFenceWithinCosts = 4;
+inline constexpr std::uint64_t kUnfenceAfterCosts = 16;
+inline constexpr std::uint32_t kRecheckPops = 256;
 struct BarrierSwitching {
   std::uint64_t fence_within_ns = 0;  // 0: never fence
   std::uint64_t unfence_after_ns = 0;
-  std::uint32_t recheck_pops = 256;  // fenced pops between two looks at the clock (>= 1)
+  std::uint32_t recheck_pops = kRecheckPops;  // fenced pops between two looks at the clock (>= 1)
 };
-inline constexpr std::uint64_t kFenceWithinCosts = 4;
-inline constexpr std::uint64_t kUnfenceAfterCosts = 16;
 BarrierSwitching barrier_switching() noexcept;
 // Tests: fixes the windows (no estimate) until reset_barrier_switching(). Call while no
 // runtime runs.

@@ -502,6 +502,10 @@ StealMechanism parse_mechanism(std::string_view spec, std::string_view setting) 
   return with_choice("mechanism", spec, setting).mechanism;
 }
 
+Barrier parse_barrier(std::string_view spec, std::string_view setting) {
+  return with_choice("barrier", spec, setting).barrier;
+}
+
 // The names below are the field table's (config_test checks that they agree).
 const char* loop_scheme_name(LoopScheme s) noexcept {
   switch (s) {
