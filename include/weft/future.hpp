@@ -306,23 +306,31 @@ using SpawnResult = std::invoke_result_t<std::decay_t<F>>;
 template <class F>
 using SpawnedFuture = Future<SpawnResult<F>, detail::StoredClosure<std::decay_t<F>>>;
 
-// Makes `fn` a task the current worker's thieves may steal, and returns its future.
+namespace detail {
+// spawn, returning the future's word: a word travels in a register, where a Future (which
+// has a destructor) is returned through memory. weft::Scope keeps its children this way.
+// Always inlined, so that weft::spawn is the same code as when this body was its own.
 template <class F>
-SpawnedFuture<F> spawn(F&& fn) {
+[[gnu::always_inline]] inline std::uintptr_t spawn_word(F&& fn) {
   using Fn = std::decay_t<F>;
   static_assert(std::is_invocable_v<Fn>,
                 "weft::spawn: the task must be callable with no arguments");
   static_assert(std::is_move_constructible_v<Fn>, "weft::spawn: the task must be movable");
-  detail::WorkerCore* w = detail::current_worker();  // the serial worker outside a runtime
-  detail::Slot* s = w->stack.top();
+  WorkerCore* w = current_worker();  // the serial worker outside a runtime
+  Slot* s = w->stack.top();
   // One check sends a full stack, the serial worker (no slots) and a pending steal request
   // (request mechanism) to the slow path.
   if (!w->stack.diverts(s)) [[likely]] {
-    return detail::FutureAccess::make<SpawnedFuture<F>>(
-        detail::push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn)));
+    return push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn));
   }
-  return detail::FutureAccess::make<SpawnedFuture<F>>(
-      detail::spawn_slow<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn))));
+  return spawn_slow<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn)));
+}
+}  // namespace detail
+
+// Makes `fn` a task the current worker's thieves may steal, and returns its future.
+template <class F>
+SpawnedFuture<F> spawn(F&& fn) {
+  return detail::FutureAccess::make<SpawnedFuture<F>>(detail::spawn_word(std::forward<F>(fn)));
 }
 
 }  // namespace weft

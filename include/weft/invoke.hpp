@@ -76,6 +76,11 @@ auto invoke(F&& f, G&& g) -> std::pair<detail::ValueOf<std::invoke_result_t<F>>,
 // order of spawning when the scope ends; they may capture the enclosing frame by reference.
 // The first kInlineChildren futures live in the Scope itself, so a scope of a few children
 // (most divide-and-conquer nodes) allocates nothing; more go to a vector.
+//
+// The Scope keeps each child's future as its bare word (future.hpp), not as a Future: a
+// Future has a destructor, so it is returned through memory, and an array of them costs a
+// constructor and a destructor per element on every scope, spawned into or not. Words below
+// size_ are the unjoined children; nothing else in inline_ is ever read.
 class Scope {
  public:
   static constexpr std::size_t kInlineChildren = 8;
@@ -84,19 +89,25 @@ class Scope {
   void spawn(F&& fn) {
     static_assert(std::is_void_v<std::invoke_result_t<std::decay_t<F>>>,
                   "weft::Scope::spawn: children return void; write results through captures");
-    if (size_ < kInlineChildren) {
-      inline_[size_] = weft::spawn(std::forward<F>(fn));
+    if (size_ < kInlineChildren) [[likely]] {
+      inline_[size_] = detail::spawn_word(std::forward<F>(fn));
     } else {
-      overflow_.emplace_back(weft::spawn(std::forward<F>(fn)));
+      // Room first: once the child is spawned, keeping its word must not throw.
+      if (overflow_.size() == overflow_.capacity()) overflow_.reserve(2 * overflow_.size() + 8);
+      overflow_.push_back(detail::spawn_word(std::forward<F>(fn)));
     }
     ++size_;
   }
   std::size_t size() const noexcept { return size_; }
 
-  Scope() = default;
+  Scope() noexcept {}  // inline_ stays unwritten until a spawn fills it
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
-  ~Scope() { join_all_discarding(); }
+  ~Scope() {
+    if (size_ > 0) [[unlikely]] {
+      join_all_discarding();
+    }
+  }
 
   // Joins every child, newest first; rethrows the first exception (in join order) after all
   // children have been joined.
@@ -108,32 +119,38 @@ class Scope {
     std::exception_ptr first;
     while (size_ > 0) {
       try {
-        newest().join();
+        join_word(take_newest());
       } catch (...) {
         if (!first) first = std::current_exception();
       }
-      drop_newest();
     }
     if (first) std::rethrow_exception(first);
   }
 
  private:
-  Future<void>& newest() noexcept {
-    return size_ > kInlineChildren ? overflow_.back() : inline_[size_ - 1];
+  static void join_word(std::uintptr_t word) {
+    detail::FutureAccess::join_word<Future<void>>(word);
   }
-  void drop_newest() noexcept {
-    if (size_ > kInlineChildren) overflow_.pop_back();  // a joined future: nothing to do
+  // Removes the newest child's word from the scope and returns it.
+  std::uintptr_t take_newest() noexcept {
     --size_;
+    if (size_ < kInlineChildren) return inline_[size_];
+    const std::uintptr_t word = overflow_.back();
+    overflow_.pop_back();
+    return word;
   }
-  void join_all_discarding() noexcept {
-    for (; size_ > 0; drop_newest()) {
-      Future<void> child = std::move(newest());  // its destructor joins
+  [[gnu::noinline]] void join_all_discarding() noexcept {
+    while (size_ > 0) {
+      try {
+        join_word(take_newest());
+      } catch (...) {  // NOLINT: the body threw first; a child's exception has nobody to go to
+      }
     }
   }
 
   std::size_t size_ = 0;
-  Future<void> inline_[kInlineChildren];
-  std::vector<Future<void>> overflow_;
+  std::uintptr_t inline_[kInlineChildren];
+  std::vector<std::uintptr_t> overflow_;
 };
 
 // Calls body(scope) and joins all the children it spawned before returning. If the body
