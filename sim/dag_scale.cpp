@@ -24,8 +24,7 @@ double work_scale_to_serial(const Dag& dag, std::uint64_t serial_ps, std::uint64
   const std::uint64_t work_ps = dag.work_units() * dag.unit_ps;
   if (work_ps == 0 || serial_ps == 0) {
     throw std::invalid_argument("cannot scale: the recording's work is " + std::to_string(work_ps) +
-                                " ps and the serial elision's " + std::to_string(serial_ps) +
-                                " ps");
+                                " ps and the serial run's " + std::to_string(serial_ps) + " ps");
   }
   return static_cast<double>(serial_ps + added_ps) / static_cast<double>(work_ps);
 }

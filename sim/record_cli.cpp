@@ -16,8 +16,8 @@
 #include "sim/dag_scale.hpp"
 #include "sim/record_par.hpp"
 #include "sim/spawn_overhead.hpp"
+#include "sim/task_call_par.hpp"
 #include "sim/wdag_file.hpp"
-#include "workloads/par.hpp"
 #include "workloads/suite.hpp"
 
 namespace weft_sim {
@@ -32,9 +32,11 @@ std::string record_usage() {
          "writes its task DAG with each strand's measured time (docs/WDAG.md). With\n"
          "--repeat R it runs R times and keeps each strand's median time (the runs must\n"
          "spawn alike). Every run's output is verified as compare verifies it. Then it\n"
-         "times the serial elision R times and scales every strand so that the work sums\n"
-         "to the median of those (plus weft's own costs the recording adds): a timed\n"
-         "strand runs slower than untimed code (docs/SIMULATOR.md, \"Recorded DAGs\").\n"
+         "times R untimed serial runs with weft's task calls (each scope child called\n"
+         "through a function pointer from a slot, as weft's join calls it) and scales\n"
+         "every strand so that the work sums to the median of those (plus weft's own\n"
+         "costs the recording adds): a timed strand runs slower than untimed code\n"
+         "(docs/SIMULATOR.md, \"Recorded DAGs\").\n"
          "Exit 1 if one is wrong, 2 for bad arguments.\n";
 }
 
@@ -103,11 +105,12 @@ Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::s
   return recorder.finish(name);
 }
 
-// The median time of `repeat` verified runs of the serial elision, in ps.
-std::uint64_t serial_elision_ps(const workloads::Spec& spec, int repeat) {
+// The median time of `repeat` verified serial runs with weft's task calls (TaskCallPar), in
+// ps.
+std::uint64_t task_call_ps(const workloads::Spec& spec, int repeat) {
   std::vector<double> seconds;
   for (int r = 0; r < repeat; ++r) {
-    workloads::SerialPar serial;
+    TaskCallPar serial;
     const workloads::Outcome outcome = workloads::run_spec(spec, serial);
     if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
     seconds.push_back(outcome.seconds);
@@ -155,11 +158,12 @@ int record_command(int argc, char** argv) {
     }
     dag = median_dag(runs);
     const double recorded_s = static_cast<double>(dag.work_units() * dag.unit_ps) / 1e12;
-    const std::uint64_t serial_ps = serial_elision_ps(spec, args.repeat);
+    const std::uint64_t serial_ps = task_call_ps(spec, args.repeat);
     scale = work_scale_to_serial(dag, serial_ps, added_ps);
     scale_work(dag, scale);
     std::fprintf(stderr,
-                 "weft-sim record: %s: the serial elision took %.4f s (median of %d), the "
+                 "weft-sim record: %s: the serial run with weft's task calls took %.4f s "
+                 "(median of %d), the "
                  "recorded work %.4f s (of which weft's own costs %.4f s): strands scaled by "
                  "%.3f\n",
                  name.c_str(), static_cast<double>(serial_ps) / 1e12, args.repeat, recorded_s,
@@ -178,7 +182,7 @@ int record_command(int argc, char** argv) {
     return 2;
   }
   std::printf(
-      "%s: %llu tasks, %llu ops, work %.3f ms (strands scaled by %.3f to the serial elision), "
+      "%s: %llu tasks, %llu ops, work %.3f ms (strands scaled by %.3f to the serial run), "
       "%zu bytes in %s (%s; %d run%s, %.2f s)\n",
       name.c_str(), static_cast<unsigned long long>(dag.tasks()),
       static_cast<unsigned long long>(dag.ops.size()),

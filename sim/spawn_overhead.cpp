@@ -96,8 +96,10 @@ std::uint64_t scope_overhead_ps() {
                               }
                             },
                             [] {
-                              for (int i = 0; i < d::kIterations; ++i)
-                                asm volatile("" : : : "memory");
+                              TaskCallPar par;
+                              for (int i = 0; i < d::kIterations; ++i) {
+                                par.scope([](auto&) { asm volatile("" : : : "memory"); });
+                              }
                             },
                             d::kIterations));
   return ps;
