@@ -71,6 +71,9 @@ def load_rows(out, workloads):
                 "d_idle": ss["r_idle"] - rs["r_idle"],
                 "real_r_steal": rs["r_steal"], "sim_r_steal": ss["r_steal"],
                 "tv": total_variation(rc.get("steal_sizes_seen", []), sc["steal_sizes_seen"]),
+                # weft's running estimate of a membarrier after the run (absent before weft
+                # reported it, 0 where it does not apply).
+                "real_membarrier_ns": r.get("membarrier_ns"),
             })
     return rows
 
@@ -147,6 +150,16 @@ def main():
     }
     for k, v in orderings.items():
         summary["ordering (real/sim): " + k] = v
+    # The membarrier's cost as weft estimated it in the concurrent runs at P = 2 (its switching
+    # windows are 4 and 16 of it) beside the simulator's calibrated claim_ns (its windows').
+    estimates = [x["real_membarrier_ns"] for x in rows if x["workers"] == 2
+                 and x["mechanism"] == "concurrent" and x["real_membarrier_ns"]]
+    costs = out / "costs.json"
+    claim = json.loads(costs.read_text())["costs"]["claim_ns"]["median"] if costs.exists() else None
+    if estimates:
+        summary["membarrier_us: weft's estimate (min-max, concurrent, P = 2) / sim claim_ns"] = (
+            f"{min(estimates) / 1000:.1f}-{max(estimates) / 1000:.1f} / "
+            + ("-" if claim is None else f"{claim / 1000:.1f}"))
     (out / "validation.json").write_text(json.dumps(
         {"summary": summary, "rows": rows, "ordering_rows": ordering_rows}, indent=1))
 

@@ -360,6 +360,7 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_EQ(occurrences(json, "\"times_s\":"), 7u);
+  EXPECT_EQ(occurrences(json, "\"membarrier_ns\":"), 4u) << "one per weft run";
   // The default mechanism is written out too; seq and threads have none.
   EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\""), 4u);
   EXPECT_EQ(occurrences(json, "\"mechanism\":null"), 3u);

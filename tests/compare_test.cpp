@@ -581,6 +581,9 @@ TEST(BenchCompareRun, BothMechanismsAlternateAndAreNamed) {
   EXPECT_EQ(occurrences(json, "\"requests_served\":"), 2u * 8u) << json;
   EXPECT_EQ(occurrences(json, "\"request_timeouts\":"), 2u * 8u) << json;
   EXPECT_EQ(occurrences(json, "\"profile\":{\"r_busy\":"), 2u * 8u) << json;
+  EXPECT_EQ(occurrences(json, "\"membarrier_ns\":"), 2u * 8u) << json;
+  // A request runtime's thieves pay no membarrier.
+  EXPECT_GE(occurrences(json, "\"membarrier_ns\":0"), 2u * 4u) << json;
   EXPECT_NE(json.find("\"label\":\"weft request/half w=2\""), std::string::npos) << json;
 }
 

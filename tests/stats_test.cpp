@@ -446,10 +446,12 @@ TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   s.per_worker[1].steals = 3;
   s.per_worker[1].tasks_stolen = 6;
   const std::string json = s.json();
-  EXPECT_EQ(json.rfind("{\"profiled\":false,\"frame_cost_ns\":0,\"total\":{\"spawns\":21,"
-                       "\"inline_joins\":23,",
-                       0),
-            0u)
+  EXPECT_EQ(
+      json.rfind(
+          "{\"profiled\":false,\"frame_cost_ns\":0,\"membarrier_ns\":0,\"total\":{\"spawns\":21,"
+          "\"inline_joins\":23,",
+          0),
+      0u)
       << json;
   EXPECT_NE(json.find(",\"workers\":[{\"spawns\":1,"), std::string::npos) << json;
   EXPECT_NE(json.find("},{\"spawns\":20,"), std::string::npos) << json;

@@ -549,6 +549,37 @@ TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrie
   EXPECT_EQ(membarrier.fenced_steals, 0u);
 }
 
+// Stats::membarrier_ns: the switching's estimate, from a concurrent runtime whose thieves
+// have timed a membarrier (here the membarrier setting, whose every claim pays one), in its
+// table and JSON; 0 from a request runtime, whose thieves never pay one.
+TEST_F(BarrierSwitchingTest, StatsReportTheMembarrierEstimateWhereItApplies) {
+  for (const auto mechanism : {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest}) {
+    weft::Config c = weft_test::make_config("one", 2);
+    c.mechanism = mechanism;
+    c.barrier = weft::Barrier::kMembarrier;
+    weft::Runtime rt(c);
+    const int n = weft_test::kSanitized ? 16 : 20;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (int run = 0; run < 5000 && std::chrono::steady_clock::now() < deadline; ++run) {
+      EXPECT_EQ(rt.run([n] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
+      if (rt.stats().total.steals >= 5) break;
+    }
+    const weft::Stats stats = rt.stats();
+    ASSERT_GT(stats.total.steals, 0u);
+    if (mechanism == weft::StealMechanism::kConcurrent) {
+      EXPECT_GT(stats.membarrier_ns, 0u);
+      EXPECT_EQ(stats.membarrier_ns, wd::membarrier_cost_ns());
+      EXPECT_NE(stats.json().find("\"membarrier_ns\":" + std::to_string(stats.membarrier_ns)),
+                std::string::npos)
+          << stats.json();
+      EXPECT_NE(stats.table().find("membarrier estimate"), std::string::npos) << stats.table();
+    } else {
+      EXPECT_EQ(stats.membarrier_ns, 0u) << "a request runtime pays no membarrier";
+      EXPECT_NE(stats.json().find("\"membarrier_ns\":0"), std::string::npos) << stats.json();
+    }
+  }
+}
+
 // I2 while the stack changes its barrier all the time: every second membarrier claim fences
 // it, and the owner unfences it after every other fenced pop, so claims and pops cross each
 // switch in both directions.

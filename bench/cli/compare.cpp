@@ -36,6 +36,7 @@ struct WeftSlot {
 
 void add_stats(CompareRun& run, const weft::Stats& stats) {
   run.counters += stats.total;
+  run.membarrier_ns = stats.membarrier_ns;
   if (run.per_worker.size() < stats.per_worker.size())
     run.per_worker.resize(stats.per_worker.size());
   for (std::size_t i = 0; i < stats.per_worker.size(); ++i)

@@ -42,11 +42,12 @@ struct CompareRun {
   // a default weft::Config, as for a user who sets none of them.
   bool defaults = false;
   unsigned workers = 1;
-  unsigned threads = 0;        // threads the run used, where its peer reports them (else 0)
-  std::vector<double> times;   // seconds, one per repetition; empty when skipped
-  std::string result;          // the last run's account of its output
-  std::string skipped;         // why a peer did not run ("" = it ran)
-  weft::WorkerStats counters;  // weft: summed over the repetitions
+  unsigned threads = 0;             // threads the run used, where its peer reports them (else 0)
+  std::vector<double> times;        // seconds, one per repetition; empty when skipped
+  std::string result;               // the last run's account of its output
+  std::string skipped;              // why a peer did not run ("" = it ran)
+  weft::WorkerStats counters;       // weft: summed over the repetitions
+  std::uint64_t membarrier_ns = 0;  // weft: Stats::membarrier_ns after the last repetition
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 
   // "serial", "weft request/half w=2", "weft concurrent/one dynamic:1 w=2",

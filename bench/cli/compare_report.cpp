@@ -37,6 +37,8 @@ std::string profile_cells(const CompareRun& run, int repeat) {
       run.label().c_str(), s.busy, s.steal, s.idle, s.switch_, s.frame, c.tasks_per_steal());
   if (c.fenced_steals != 0)
     line += format("  fenced_steals %.0f", per_run(c.fenced_steals, repeat));
+  if (run.membarrier_ns != 0)
+    line += format("  membarrier_ns %llu", static_cast<unsigned long long>(run.membarrier_ns));
   if (c.requests_served != 0 || c.request_timeouts != 0) {
     line += format("  requests_served %.0f  request_timeouts %.0f",
                    per_run(c.requests_served, repeat), per_run(c.request_timeouts, repeat));
@@ -135,6 +137,7 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
     const weft::WorkerStats& c = run.counters;
     out << ",\"counters_per_run\":";
     counters_json(out, c, repeat);
+    out << ",\"membarrier_ns\":" << run.membarrier_ns;
     if (c.window_ns != 0) {
       const weft::ProfileShares s = c.shares();
       out << ",\"profile\":{\"r_busy\":" << number(s.busy) << ",\"r_steal\":" << number(s.steal)

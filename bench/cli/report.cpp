@@ -202,6 +202,7 @@ std::string uts_json(const UtsResult& res) {
     if (r.impl == Impl::kWeft) {
       out << ",\"counters_per_run\":";
       counters_json(out, r.counters, res.repeat);
+      out << ",\"membarrier_ns\":" << r.membarrier_ns;
       if (r.load.empty()) {  // counted only with --profile
         out << ",\"nodes_per_worker_per_run\":null,\"node_efficiency\":null";
       } else {
@@ -267,6 +268,7 @@ std::string fib_json(const FibResult& res) {
       }
       out << ",\"counters_per_run\":";
       counters_json(out, r.counters, res.repeat);
+      out << ",\"membarrier_ns\":" << r.membarrier_ns;
       out << ",\"spawns_per_worker_per_run\":";
       load_json(out, r, res.repeat);
       if (res.profiled) profile_json(out, r, res.repeat);

@@ -68,6 +68,7 @@ auto run_weft(WeftSetup& setup, Record& r, F&& f,
   const weft::Stats stats = setup.rt->stats();
   r.counters += stats.total;
   r.frame_cost_ns = stats.frame_cost_ns;
+  r.membarrier_ns = stats.membarrier_ns;
   if (r.per_worker.size() < stats.per_worker.size()) r.per_worker.resize(stats.per_worker.size());
   for (std::size_t i = 0; i < stats.per_worker.size(); ++i) r.per_worker[i] += stats.per_worker[i];
   if (load != nullptr) {

@@ -39,7 +39,8 @@ struct Record {
   weft::WorkerStats counters;  // weft: rt.stats().total summed over the repetitions
   // weft: rt.stats().per_worker summed over the repetitions (the profile per worker).
   std::vector<weft::WorkerStats> per_worker;
-  double frame_cost_ns = 0;  // weft, profiled: the runtime's calibrated spawn+join cost
+  double frame_cost_ns = 0;         // weft, profiled: the runtime's calibrated spawn+join cost
+  std::uint64_t membarrier_ns = 0;  // weft: Stats::membarrier_ns after the last repetition
   // The load balance, summed over the repetitions: nodes per thread (threads) or per worker
   // (weft UTS); spawns per worker for weft fib.
   std::vector<std::uint64_t> load;

@@ -114,6 +114,11 @@ struct Stats {
   ThreadStats threads;
   bool profiled = false;       // Config::profile was on: the *_ns fields are measured
   double frame_cost_ns = 0.0;  // the calibrated cost of one spawn+join (when profiled)
+  // The concurrent mechanism's running estimate of one membarrier, in ns: the average of the
+  // thieves' own timings, process-wide, which sets when a task stack switches its thieves to
+  // fences (Config::barrier auto: within 4 of these of the last membarrier claim). 0 under
+  // the request mechanism, in fence mode, and until a membarrier has been timed.
+  std::uint64_t membarrier_ns = 0;
   // A human-readable table: one row per worker and the total (and, when profiled, a second
   // table of the profile's shares).
   std::string table() const;

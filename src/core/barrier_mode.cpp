@@ -45,6 +45,10 @@ std::uint64_t thief_store_load_barrier(bool fenced) noexcept {
   return end;
 }
 
+std::uint64_t membarrier_cost_ns() noexcept {
+  return g_membarrier_ns.load(std::memory_order_relaxed);
+}
+
 BarrierSwitching barrier_switching() noexcept {
   if (g_switching_fixed.load(std::memory_order_relaxed)) {
     return {g_fixed_fence_within_ns.load(std::memory_order_relaxed),

@@ -34,6 +34,9 @@ struct BarrierSwitching {
   std::uint32_t recheck_pops = kRecheckPops;  // fenced pops between two looks at the clock (>= 1)
 };
 BarrierSwitching barrier_switching() noexcept;
+// M itself, in ns: the process's running average of its thieves' membarrier timings (0 until
+// one has been timed). Stats::membarrier_ns reports it.
+std::uint64_t membarrier_cost_ns() noexcept;
 // Tests: fixes the windows (no estimate) until reset_barrier_switching(). Call while no
 // runtime runs.
 void set_barrier_switching(const BarrierSwitching& fixed) noexcept;

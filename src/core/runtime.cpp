@@ -4,6 +4,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "core/barrier_mode.hpp"
 #include "core/pool.hpp"
 #include "core/threads/thread_report.hpp"
 
@@ -27,6 +28,10 @@ Stats Runtime::stats() const {
   Stats s;
   s.profiled = pool_->profiled();
   s.frame_cost_ns = pool_->frame_cost_ns();
+  if (pool_->config().mechanism == StealMechanism::kConcurrent &&
+      detail::barrier_mode() == detail::BarrierMode::kMembarrier) {
+    s.membarrier_ns = detail::membarrier_cost_ns();
+  }
   s.per_worker.reserve(pool_->size());
   for (unsigned i = 0; i < pool_->size(); ++i) {
     s.per_worker.push_back(pool_->worker(i).snapshot(s.frame_cost_ns));

@@ -131,6 +131,7 @@ std::string Stats::table() const {
   };
   for (std::size_t i = 0; i < per_worker.size(); ++i) row(std::to_string(i), per_worker[i]);
   row("total", total);
+  if (membarrier_ns > 0) out << "membarrier estimate " << membarrier_ns << " ns\n";
   if (threads.made > 0 || threads.heap_high_water > 0) {
     out << "\nthreads";
     for (const ThreadField& f : kThreadFields) {
@@ -160,7 +161,7 @@ std::string Stats::table() const {
 std::string Stats::json() const {
   std::ostringstream out;
   out << "{\"profiled\":" << (profiled ? "true" : "false") << ",\"frame_cost_ns\":" << frame_cost_ns
-      << ",\"total\":";
+      << ",\"membarrier_ns\":" << membarrier_ns << ",\"total\":";
   json_object(out, total);
   out << ",\"workers\":[";
   for (std::size_t i = 0; i < per_worker.size(); ++i) {
