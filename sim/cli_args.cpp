@@ -184,6 +184,9 @@ std::string usage() {
          "  weft-sim calibrate [--json FILE|-] [--repeat 5]\n"
          "  weft-sim record --workload NAME:SIZE --out FILE.wdag\n"
          "  weft-sim model --mode bag|latency|mitzenmacher|generator ... (model --help)\n"
+         "  weft-sim paper [--workers 24] [--costs FILE] ... (paper --help)\n"
+         "  weft-sim validate --real FILE.json [--workload SPEC] [--costs FILE] ...\n"
+         "                    (validate --help)\n"
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count,\n"
@@ -206,6 +209,10 @@ std::string usage() {
          "DAG with measured strand times (weft-sim record --help).\n"
          "model: classic load-balancing models simulated beside what their theorems\n"
          "predict (docs/SIMULATOR.md, \"Models\").\n"
+         "paper: Adnan & Sato's experiments on simulated workers, each beside the paper's\n"
+         "figure.\n"
+         "validate: the weft runs of a weft-bench JSON file beside the same\n"
+         "configurations simulated.\n"
          "Exit 1 if a check fails, 2 for bad arguments or a bad .wdag.\n";
 }
 

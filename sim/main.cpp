@@ -6,6 +6,8 @@
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
 //   weft-sim record --workload NAME:SIZE --out FILE.wdag     (sim/record_cli.hpp)
 //   weft-sim model --mode bag|latency|mitzenmacher|generator ... (sim/model_cli.hpp)
+//   weft-sim paper ...                                        (sim/paper_cli.hpp)
+//   weft-sim validate --real FILE.json ...                    (sim/validate_cli.hpp)
 // Each run is checked: a fib run must make fib(N+1) - 1 spawns, a UTS run the preset's
 // published number of nodes (a tree no preset publishes is counted serially first), a dag run
 // each of the file's tasks once. Exit 0 on success, 1 if a check fails, 2 for bad arguments.
@@ -24,6 +26,7 @@
 #include "sim/paper_cli.hpp"
 #include "sim/record_cli.hpp"
 #include "sim/report.hpp"
+#include "sim/validate_cli.hpp"
 #include "sim/workload.hpp"
 
 namespace {
@@ -104,6 +107,9 @@ int calibrate_command(const SimArgs& args) {
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "model") return weft_sim::model_command(argc, argv);
   if (argc >= 2 && std::string_view(argv[1]) == "paper") return weft_sim::paper_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "validate") {
+    return weft_sim::validate_command(argc, argv);
+  }
   if (argc >= 2 && std::string_view(argv[1]) == "record") {
     return weft_sim::record_command(argc, argv);
   }
