@@ -5,6 +5,7 @@
 #include <span>
 #include <string_view>
 
+#include "cli/output_file.hpp"
 #include "uts/tree_flags.hpp"
 
 namespace weft_sim {
@@ -92,6 +93,40 @@ std::string parse_workload(std::string_view spec, Workload& w) {
   }
   return "--workload '" + std::string(spec) +
          "' is not fib:N, uts:PRESET, uts:\"FLAGS\" or dag:FILE";
+}
+
+std::string walk_flags(
+    int argc, char** argv, bool& help,
+    const std::function<std::string(std::string_view, std::string_view)>& on_flag) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      help = true;
+      return "";
+    }
+    if (i + 1 >= argc) return std::string(flag) + " needs a value";
+    if (std::string e = on_flag(flag, argv[++i]); !e.empty()) return e;
+  }
+  return "";
+}
+
+bool take_costs_or_output(std::string_view flag, std::string_view value, CostsAndOutput& o) {
+  if (flag == "--costs") {
+    o.costs_path = std::string(value);
+  } else if (flag == "--scale-cost") {
+    o.scales.emplace_back(value);
+  } else if (flag == "--json") {
+    o.json_path = std::string(value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string check_json_path(const std::string& json_path) {
+  if (json_path.empty() || json_path == "-") return "";
+  const std::string e = weft_bench::check_replaceable(json_path);
+  return e.empty() ? "" : "--json " + json_path + ": " + e;
 }
 
 std::string parse_args(int argc, char** argv, SimArgs& args) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,25 @@ bool parse_u64(std::string_view text, std::uint64_t& value);
 std::vector<std::string_view> split(std::string_view list);
 // Parses one --workload value into `w`; returns "" or what is wrong with it.
 std::string parse_workload(std::string_view spec, Workload& w);
+
+// A subcommand's options from argv[2] on, each "--flag value": calls on_flag(flag, value) for
+// each pair, which returns "" or what is wrong. Returns "" or the first error (a flag without
+// its value included); stops with `help` set at --help or -h.
+std::string walk_flags(
+    int argc, char** argv, bool& help,
+    const std::function<std::string(std::string_view, std::string_view)>& on_flag);
+
+// The options that `paper` and `validate` share with `run`: the costs and the JSON output.
+struct CostsAndOutput {
+  std::string costs_path;           // --costs, "" for the uncalibrated placeholders
+  std::vector<std::string> scales;  // --scale-cost NAME=FACTOR, in order
+  std::string json_path;            // --json, "" none, "-" stdout
+};
+// Takes --costs, --scale-cost or --json into `o`; false for any other flag.
+bool take_costs_or_output(std::string_view flag, std::string_view value, CostsAndOutput& o);
+// "" or why a --json file may not be written, checked before anything runs ("" and "-"
+// always may).
+std::string check_json_path(const std::string& json_path);
 
 // Fills `args`; returns "" or a message naming the bad argument and what is allowed.
 std::string parse_args(int argc, char** argv, SimArgs& args);

@@ -193,4 +193,15 @@ void scale_cost(Costs& costs, std::string_view spec) {
                    names);
 }
 
+Costs command_costs(const std::string& path, const std::vector<std::string>& scales,
+                    std::string& source) {
+  Costs costs = path.empty() ? uncalibrated_costs() : load_costs(path);
+  source = path.empty() ? "uncalibrated" : path;
+  for (const std::string& spec : scales) {
+    scale_cost(costs, spec);
+    source += ", " + spec;
+  }
+  return costs;
+}
+
 }  // namespace weft_sim

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/engine.hpp"
 #include "sim/fib_program.hpp"
@@ -61,5 +62,10 @@ void require_fence_costs(const Costs& costs, const std::string& source,
                          weft::StealMechanism mechanism, weft::Barrier barrier);
 // Applies "NAME=FACTOR" (FACTOR a finite number >= 0) to `costs`; throws CostsError.
 void scale_cost(Costs& costs, std::string_view spec);
+// A command's costs: the file's at `path` (the uncalibrated placeholders for ""), then each
+// of `scales` applied in order. `source` says where they came from: "uncalibrated" or the
+// path, then ", NAME=FACTOR" per scale. Throws CostsError.
+Costs command_costs(const std::string& path, const std::vector<std::string>& scales,
+                    std::string& source);
 
 }  // namespace weft_sim

@@ -130,17 +130,10 @@ int main(int argc, char** argv) {
     }
   }
   if (args.command == SimArgs::Command::kCalibrate) return calibrate_command(args);
-  weft_sim::Costs costs = weft_sim::uncalibrated_costs();
-  std::string costs_source = "uncalibrated";
+  weft_sim::Costs costs;
+  std::string costs_source;
   try {
-    if (!args.costs_path.empty()) {
-      costs = weft_sim::load_costs(args.costs_path);
-      costs_source = args.costs_path;
-    }
-    for (const std::string& spec : args.scale_costs) {
-      weft_sim::scale_cost(costs, spec);
-      costs_source += ", " + spec;
-    }
+    costs = weft_sim::command_costs(args.costs_path, args.scale_costs, costs_source);
     for (weft::StealMechanism mechanism : args.mechanisms) {
       weft_sim::require_fence_costs(costs, args.costs_path, mechanism, args.barrier);
     }

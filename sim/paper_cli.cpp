@@ -92,53 +92,35 @@ std::string json(const PaperOptions& o, const std::string& costs_source, const P
 
 int paper_command(int argc, char** argv) {
   PaperOptions o;
-  o.costs = uncalibrated_costs();
-  std::string costs_path, json_path, costs_source = "uncalibrated";
-  std::vector<std::string> scales;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) return bad(std::string(flag) + " needs a value");
-    const std::string_view value = argv[++i];
-    std::uint64_t n = 0;
-    if (flag == "--workers") {
-      if (!parse_count(value, 1, 4096, n)) return bad("--workers: not a count in [1, 4096]");
-      o.workers = static_cast<unsigned>(n);
-    } else if (flag == "--fib") {
-      if (!parse_count(value, 2, 50, n)) return bad("--fib: not a number in [2, 50]");
-      o.fib_n = static_cast<int>(n);
-    } else if (flag == "--seed") {
-      if (!parse_count(value, 0, UINT64_MAX, n)) return bad("--seed: not a number");
-      o.seed = n;
-    } else if (flag == "--dags") {
-      o.dags_dir = std::string(value);
-    } else if (flag == "--costs") {
-      costs_path = std::string(value);
-    } else if (flag == "--scale-cost") {
-      scales.emplace_back(value);
-    } else if (flag == "--json") {
-      json_path = std::string(value);
-    } else {
-      return bad("unknown option '" + std::string(flag) + "'");
-    }
-  }
-  if (!json_path.empty() && json_path != "-") {
-    if (const std::string e = weft_bench::check_replaceable(json_path); !e.empty()) {
-      return bad("--json " + json_path + ": " + e);
-    }
-  }
+  CostsAndOutput shared;
+  bool help = false;
+  const std::string error = walk_flags(
+      argc, argv, help, [&](std::string_view flag, std::string_view value) -> std::string {
+        if (take_costs_or_output(flag, value, shared)) return "";
+        std::uint64_t n = 0;
+        if (flag == "--workers") {
+          if (!parse_count(value, 1, 4096, n)) return "--workers: not a count in [1, 4096]";
+          o.workers = static_cast<unsigned>(n);
+        } else if (flag == "--fib") {
+          if (!parse_count(value, 2, 50, n)) return "--fib: not a number in [2, 50]";
+          o.fib_n = static_cast<int>(n);
+        } else if (flag == "--seed") {
+          if (!parse_count(value, 0, UINT64_MAX, n)) return "--seed: not a number";
+          o.seed = n;
+        } else if (flag == "--dags") {
+          o.dags_dir = std::string(value);
+        } else {
+          return "unknown option '" + std::string(flag) + "'";
+        }
+        return "";
+      });
+  if (help) return std::fputs(kUsage, stdout) < 0 ? 1 : 0;
+  if (!error.empty()) return bad(error);
+  if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
+  const std::string& json_path = shared.json_path;
+  std::string costs_source;
   try {
-    if (!costs_path.empty()) {
-      o.costs = load_costs(costs_path);
-      costs_source = costs_path;
-    }
-    for (const std::string& spec : scales) {
-      scale_cost(o.costs, spec);
-      costs_source += ", " + spec;
-    }
+    o.costs = command_costs(shared.costs_path, shared.scales, costs_source);
   } catch (const CostsError& e) {
     return bad(e.what());
   }

@@ -49,29 +49,25 @@ struct RecordArgs {
 
 // "" or what is wrong.
 std::string parse(int argc, char** argv, RecordArgs& args) {
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      args.help = true;
-      return "";
-    }
-    if (i + 1 >= argc) return std::string(flag) + " needs a value";
-    const std::string_view value = argv[++i];
-    if (flag == "--workload") {
-      args.workload = std::string(value);
-    } else if (flag == "--out") {
-      args.out = std::string(value);
-    } else if (flag == "--repeat") {
-      std::uint64_t repeat = 0;
-      if (!parse_u64(value, repeat) || repeat < 1 || repeat > kMaxRepeat) {
-        return "--repeat: '" + std::string(value) + "' is not a count in [1, " +
-               std::to_string(kMaxRepeat) + "]";
-      }
-      args.repeat = static_cast<int>(repeat);
-    } else {
-      return "record: unknown option '" + std::string(flag) + "'";
-    }
-  }
+  const std::string error = walk_flags(
+      argc, argv, args.help, [&](std::string_view flag, std::string_view value) -> std::string {
+        if (flag == "--workload") {
+          args.workload = std::string(value);
+        } else if (flag == "--out") {
+          args.out = std::string(value);
+        } else if (flag == "--repeat") {
+          std::uint64_t repeat = 0;
+          if (!parse_u64(value, repeat) || repeat < 1 || repeat > kMaxRepeat) {
+            return "--repeat: '" + std::string(value) + "' is not a count in [1, " +
+                   std::to_string(kMaxRepeat) + "]";
+          }
+          args.repeat = static_cast<int>(repeat);
+        } else {
+          return "record: unknown option '" + std::string(flag) + "'";
+        }
+        return "";
+      });
+  if (!error.empty() || args.help) return error;
   if (args.workload.empty()) return "record needs --workload NAME:SIZE";
   if (args.out.empty()) return "record needs --out FILE";
   return "";

@@ -86,14 +86,14 @@ std::string spawn_overheads_text();
 // flat scope of children in a loop: what a scope costs depends on what the compiler makes of
 // it, and in a loop it keeps the scope's join and bookkeeping in the loop's own frame, which a
 // recursion's tasks cannot (nqueens:12's children cost weft about 17 ns beyond TaskCallPar's
-// calls, a flat scope of four children 1-2 ns, this tree about 8). Each node that opens a
+// calls, a flat scope of four children 1-2 ns, this tree about 11). Each node that opens a
 // scope also pays scope_overhead_ps() here: three in four are leaves, so a fourth of it is
 // counted twice.
 template <std::size_t Bytes>
 std::uint64_t scope_child_overhead_ps() {
   namespace d = spawn_overhead_detail;
   static const std::uint64_t ps = [] {
-    constexpr int kTrees = 5;
+    constexpr int kTrees = 50;  // about 10 ms a loop
     const std::uint64_t per_node = d::extra_per_iteration_ps(
         [] {
           d::WeftScopes par;

@@ -9,22 +9,24 @@
 // a few dozen nanoseconds, the elision is 8 % faster than the same program with its children
 // kept out of line: time the engine would otherwise take from the tasks' work.
 //
-//   invoke(f, g)  f(), then g(), as the serial elision: weft's invoke spawns g in a closure
+//   invoke(f, g)  the serial elision's, f() then g(): weft's invoke spawns g in a closure
 //                 whose type its join knows, and calls it directly, where the compiler may
 //                 inline it just the same.
 //   scope(body)   body(s); each s.spawn(fn) calls fn at once through a call kept out of line.
-//   for_range     the whole range at once, as the serial elision.
+//   run, for_range the serial elision's.
 // Nothing of weft's own costs (slots, spawns, joins) is here: the engine and RecordPar add
 // those (sim/spawn_overhead.hpp).
 #pragma once
 
-#include <cstddef>
 #include <string_view>
 #include <utility>
 
+#include "workloads/par.hpp"
+
 namespace weft_sim {
 
-class TaskCallPar {
+// The serial elision's run, invoke and for_range; its own scope.
+class TaskCallPar : public workloads::SerialPar {
  public:
   static constexpr std::string_view kName = "task-call";
 
@@ -42,23 +44,10 @@ class TaskCallPar {
     }
   };
 
-  template <class F>
-  void run(F&& f) {
-    std::forward<F>(f)();
-  }
-  template <class F, class G>
-  void invoke(F&& f, G&& g) {
-    std::forward<F>(f)();
-    std::forward<G>(g)();
-  }
   template <class Body>
   void scope(Body&& body) {
     Scope s;
     std::forward<Body>(body)(s);
-  }
-  template <class Body>
-  void for_range(int /*depth*/, std::size_t lo, std::size_t hi, const Body& body) {
-    if (lo < hi) body(lo, hi);
   }
 };
 

@@ -243,41 +243,31 @@ std::string json(const std::string& real_path, const std::string& workload,
 }  // namespace
 
 int validate_command(int argc, char** argv) {
-  std::string real_path, workload_spec, costs_path, json_path, barrier_text = "auto";
+  std::string real_path, workload_spec, barrier_text = "auto";
   std::uint64_t seed = 1;
-  std::vector<std::string> scales;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) return bad(std::string(flag) + " needs a value");
-    const std::string_view value = argv[++i];
-    if (flag == "--real") {
-      real_path = std::string(value);
-    } else if (flag == "--workload") {
-      workload_spec = std::string(value);
-    } else if (flag == "--costs") {
-      costs_path = std::string(value);
-    } else if (flag == "--scale-cost") {
-      scales.emplace_back(value);
-    } else if (flag == "--barrier") {
-      barrier_text = std::string(value);
-    } else if (flag == "--seed") {
-      if (!parse_u64(value, seed)) return bad("--seed: '" + std::string(value) + "' not a number");
-    } else if (flag == "--json") {
-      json_path = std::string(value);
-    } else {
-      return bad("unknown option '" + std::string(flag) + "'");
-    }
-  }
+  CostsAndOutput shared;
+  bool help = false;
+  const std::string error = walk_flags(
+      argc, argv, help, [&](std::string_view flag, std::string_view value) -> std::string {
+        if (take_costs_or_output(flag, value, shared)) return "";
+        if (flag == "--real") {
+          real_path = std::string(value);
+        } else if (flag == "--workload") {
+          workload_spec = std::string(value);
+        } else if (flag == "--barrier") {
+          barrier_text = std::string(value);
+        } else if (flag == "--seed") {
+          if (!parse_u64(value, seed)) return "--seed: '" + std::string(value) + "' not a number";
+        } else {
+          return "unknown option '" + std::string(flag) + "'";
+        }
+        return "";
+      });
+  if (help) return std::fputs(kUsage, stdout) < 0 ? 1 : 0;
+  if (!error.empty()) return bad(error);
   if (real_path.empty()) return bad("validate needs --real FILE.json (weft-bench's --json)");
-  if (!json_path.empty() && json_path != "-") {
-    if (const std::string e = weft_bench::check_replaceable(json_path); !e.empty()) {
-      return bad("--json " + json_path + ": " + e);
-    }
-  }
+  if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
+  const std::string& json_path = shared.json_path;
   weft::Barrier barrier = weft::Barrier::kAuto;
   std::vector<RealRun> real;
   std::string named;
@@ -300,18 +290,13 @@ int validate_command(int argc, char** argv) {
   }
   Workload workload;
   if (const std::string e = parse_workload(workload_spec, workload); !e.empty()) return bad(e);
-  Costs costs = uncalibrated_costs();
-  std::string costs_source = "uncalibrated";
+  Costs costs;
+  std::string costs_source;
   try {
-    if (!costs_path.empty()) {
-      costs = load_costs(costs_path);
-      costs_source = costs_path;
+    costs = command_costs(shared.costs_path, shared.scales, costs_source);
+    for (const RealRun& r : real) {
+      require_fence_costs(costs, shared.costs_path, r.mechanism, barrier);
     }
-    for (const std::string& spec : scales) {
-      scale_cost(costs, spec);
-      costs_source += ", " + spec;
-    }
-    for (const RealRun& r : real) require_fence_costs(costs, costs_path, r.mechanism, barrier);
     load_workload(workload);
   } catch (const std::exception& e) {
     return bad(e.what());
