@@ -114,7 +114,10 @@ int paper_command(int argc, char** argv) {
         }
         return "";
       });
-  if (help) return std::fputs(kUsage, stdout) < 0 ? 1 : 0;
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
   if (!error.empty()) return bad(error);
   if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
   const std::string& json_path = shared.json_path;

@@ -263,7 +263,10 @@ int validate_command(int argc, char** argv) {
         }
         return "";
       });
-  if (help) return std::fputs(kUsage, stdout) < 0 ? 1 : 0;
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
   if (!error.empty()) return bad(error);
   if (real_path.empty()) return bad("validate needs --real FILE.json (weft-bench's --json)");
   if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
@@ -273,12 +276,14 @@ int validate_command(int argc, char** argv) {
   std::string named;
   try {
     barrier = weft::parse_barrier(barrier_text, "--barrier");
+  } catch (const weft::ConfigError& e) {
+    return bad(e.what());
+  }
+  try {
     std::ifstream in(real_path);
     if (!in) return bad("--real " + real_path + ": cannot be read");
     real = read_real(nlohmann::json::parse(in), named);
-  } catch (const weft::ConfigError& e) {
-    return bad(std::string(e.what()));
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // bad JSON, a missing field, an unknown policy
     return bad("--real " + real_path + ": not weft-bench JSON with weft runs: " + e.what());
   }
   if (workload_spec.empty()) workload_spec = named;
