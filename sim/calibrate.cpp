@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "common/fib_reference.hpp"
@@ -21,6 +22,7 @@
 #include "sim/calibrate_steps.hpp"
 #include "sim/costs.hpp"
 #include "sim/fib_program.hpp"
+#include "sim/separate_cpus.hpp"
 #include "uts/presets.hpp"
 #include "uts/uts_seq.hpp"
 #include "uts/uts_weft.hpp"
@@ -199,17 +201,20 @@ void measure_uts(const CalibrateOptions& o, std::vector<Measurement>& out,
   }
 }
 
-// Threads spinning on every other CPU while it lives: a thief's victims are running.
+// Threads spinning on every other CPU while it lives, one on each, and the calling thread on
+// its own (SeparateCpus): a thief's victims are running. Returns once every spinner runs.
 class BusyOthers {
  public:
   BusyOthers() {
-    const unsigned cpus = std::max(2u, std::thread::hardware_concurrency());
-    for (unsigned i = 0; i + 1 < cpus; ++i) {
-      spinners_.emplace_back([this] {
+    for (const int cpu : placement_.others()) {
+      spinners_.emplace_back([this, cpu] {
+        (void)SeparateCpus::place_helper(cpu);
+        started_.fetch_add(1, std::memory_order_relaxed);
         while (!stop_.load(std::memory_order_relaxed)) {
         }
       });
     }
+    while (started_.load(std::memory_order_relaxed) < spinners_.size()) std::this_thread::yield();
   }
   ~BusyOthers() {
     stop_.store(true, std::memory_order_relaxed);
@@ -218,8 +223,17 @@ class BusyOthers {
   BusyOthers(const BusyOthers&) = delete;
   BusyOthers& operator=(const BusyOthers&) = delete;
 
+  // What the measurements' methods say about the other CPUs.
+  std::string others() const {
+    return spinners_.empty() ? "on one CPU (no other CPU to keep busy)"
+                             : "with every other CPU spinning (one thread on each, the timing "
+                               "thread on its own)";
+  }
+
  private:
+  SeparateCpus placement_;  // first: the spinners take the CPUs it leaves
   std::atomic<bool> stop_{false};
+  std::atomic<std::size_t> started_{0};
   std::vector<std::thread> spinners_;
 };
 
@@ -231,7 +245,7 @@ void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>&
   if (weft::platform::expedited_membarrier_available()) {
     const Spread s = per_call_ns(o.repeat, 200, [] { weft::platform::membarrier_all_threads(); });
     out.push_back({"claim_ns", s.median, s.low, s.high,
-                   "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) with every other CPU spinning, " +
+                   "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) " + busy.others() + ", " +
                        batches(200, o.repeat) + " (the claim's port and slot reads not added)"});
   } else {
     out.push_back({"claim_ns", 1000, 1000, 1000,
@@ -242,7 +256,7 @@ void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>&
                  "the spin tier's cpu_relax (pause), " + batches(100000, o.repeat)});
   const Spread yield = per_call_ns(o.repeat, 2000, [] { sched_yield(); });
   out.push_back({"yield_ns", yield.median, yield.low, yield.high,
-                 "sched_yield with every other CPU spinning, " + batches(2000, o.repeat)});
+                 "sched_yield " + busy.others() + ", " + batches(2000, o.repeat)});
 }
 
 // A fenced stack's two costs (task_stack.hpp S1-S3): the thief's fence after its store of H,
@@ -266,9 +280,9 @@ void measure_fences(const CalibrateOptions& o, std::vector<Measurement>& out,
     (void)weft::detail::thief_store_load_barrier(/*fenced=*/true);
   });
   out.push_back({"fence_claim_ns", fence.median, fence.low, fence.high,
-                 "a store and weft's thief barrier on a fenced stack (a seq_cst fence) with "
-                 "every other CPU spinning, " +
-                     batches(20000, o.repeat) + " (the claim's port and slot reads not added)"});
+                 "a store and weft's thief barrier on a fenced stack (a seq_cst fence) " +
+                     busy.others() + ", " + batches(20000, o.repeat) +
+                     " (the claim's port and slot reads not added)"});
 }
 
 // From futex_wake to the sleeper running: a thread sleeps on a word, is woken, and reads

@@ -14,6 +14,7 @@
 #include "core/steal_side.hpp"
 #include "platform/futex.hpp"
 #include "sim/calibrate_steps.hpp"
+#include "sim/separate_cpus.hpp"
 #include "weft/detail/task_stack.hpp"
 
 namespace weft_sim {
@@ -22,16 +23,19 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Two threads pass a token back and forth through one cache line each way, the other thread
-// spinning as a busy victim polls its port. Returns the median over `batches` batches of
-// `trips` round trips each: on a shared machine a batch in which either thread lost its CPU
-// measures the scheduler, not the cache, and the median leaves those out.
+// spinning as a busy victim polls its port, each on a CPU of its own (SeparateCpus). Returns
+// the median over `batches` batches of `trips` round trips each: on a shared machine a batch
+// in which either thread lost its CPU measures the scheduler, not the cache, and the median
+// leaves those out.
 double round_trip_ns(int batches, int trips) {
   struct alignas(128) Line {
     std::atomic<int> value{0};
   };
   Line ping, pong;
   const int total = batches * trips;
+  const SeparateCpus placement;
   std::thread other([&] {
+    if (!placement.others().empty()) (void)SeparateCpus::place_helper(placement.others().front());
     for (int i = 1; i <= total; ++i) {
       while (ping.value.load(std::memory_order_acquire) != i) {
       }
@@ -62,8 +66,8 @@ void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
   for (int r = 0; r < o.repeat; ++r) trips.push_back(round_trip_ns(101, 200));
   const Spread rt = spread(trips);
   const std::string how =
-      "a cache line's round trip between two spinning threads (median of 101 batches of 200 "
-      "trips, so that a batch that lost its CPU does not count), median of " +
+      "a cache line's round trip between two spinning threads on CPUs of their own (median of "
+      "101 batches of 200 trips, so that a batch that lost its CPU does not count), median of " +
       std::to_string(o.repeat);
   const auto half = [&](const char* name, const std::string& rule) {
     out.push_back({name, rt.median / 2, rt.low / 2, rt.high / 2, "half of " + how + "; " + rule});

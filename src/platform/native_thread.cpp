@@ -58,4 +58,15 @@ std::vector<int> allowed_cpus() { return cpus_of(getpid()); }  // the main threa
 
 std::vector<int> thread_cpus() { return cpus_of(0); }
 
+bool set_thread_cpus(const std::vector<int>& cpus) {
+  if (cpus.empty()) return false;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (const int cpu : cpus) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+    CPU_SET(cpu, &set);
+  }
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
 }  // namespace weft::platform

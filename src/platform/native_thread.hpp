@@ -37,5 +37,7 @@ class NativeThread {
 std::vector<int> allowed_cpus();
 // The CPUs the calling thread may run on, in the same form.
 std::vector<int> thread_cpus();
+// Restricts the calling thread to `cpus` (not empty); false if the kernel refuses.
+bool set_thread_cpus(const std::vector<int>& cpus);
 
 }  // namespace weft::platform
