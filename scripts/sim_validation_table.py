@@ -48,6 +48,29 @@ def percentile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
+def steadiness(out, workloads):
+    """Per workload, how far apart its one-worker real runs fell. At one worker every
+    configuration runs nearly the same program (nothing is stolen; the mechanisms differ by a
+    few instructions a spawn), so a wide spread of those samples is the host's, not weft's: a
+    one-worker error within it says little about the simulator."""
+    rows = []
+    for workload in workloads:
+        name = workload.replace(":", "_").replace("^", "_")
+        real = load_runs(out / f"real_{name}.json", "weft")
+        samples = [t for key, r in real.items() if key[2] == 1 for t in r.get("times_s", [])]
+        medians = [r["median_s"] for key, r in real.items() if key[2] == 1]
+        if not samples:
+            continue
+        fastest = min(samples)
+        rows.append({
+            "workload": workload, "samples": len(samples),
+            "max_over_min": max(samples) / fastest,
+            "over_1.15_min": sum(t > 1.15 * fastest for t in samples) / len(samples),
+            "medians_max_over_min": max(medians) / min(medians),
+        })
+    return rows
+
+
 def load_rows(out, workloads):
     rows = []
     for workload in workloads:
@@ -88,6 +111,7 @@ def main():
     try:
         rows = load_rows(out, grid)
         ordering_rows = load_rows(out, extra)
+        steady = steadiness(out, grid)
     except (OSError, ValueError, KeyError) as e:
         print(f"sim_validation_table.py: {e.__class__.__name__}: {e}", file=sys.stderr)
         sys.exit(2)
@@ -164,7 +188,8 @@ def main():
             f"{min(estimates) / 1000:.1f}-{max(estimates) / 1000:.1f} / "
             + ("-" if claim is None else f"{claim / 1000:.1f}"))
     (out / "validation.json").write_text(json.dumps(
-        {"summary": summary, "rows": rows, "ordering_rows": ordering_rows}, indent=1))
+        {"summary": summary, "rows": rows, "ordering_rows": ordering_rows,
+         "one_worker_real_spread": steady}, indent=1))
 
     def f(v, fmt):
         return "-" if v is None else format(v, fmt)
@@ -192,6 +217,16 @@ def main():
             f"{x['real_steals']:.0f} | {x['sim_steals']:.0f} | "
             f"{x['real_fenced_steals']:.0f}/{x['sim_fenced_steals']:.0f} | {x['d_busy']:+.3f} | "
             f"{x['d_steal']:+.3f} | {x['d_idle']:+.3f} | {f(x['tv'], '.3f')} |")
+    if steady:
+        lines += ["", "The host's steadiness: each workload's one-worker real runs, where "
+                  "every configuration runs nearly the same program and nothing is stolen, so "
+                  "a wide spread is the machine's (samples more than 15 % above the fastest, "
+                  "the largest over the fastest, and the configurations' medians' largest over "
+                  "smallest).", "",
+                  "| workload | samples | > 1.15 x fastest | largest / fastest | medians' "
+                  "largest / smallest |", "|---|---:|---:|---:|---:|"]
+        lines += [f"| {x['workload']} | {x['samples']} | {x['over_1.15_min']:.0%} | "
+                  f"{x['max_over_min']:.3f} | {x['medians_max_over_min']:.3f} |" for x in steady]
     (out / "validation.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines[6:6 + len(summary) + 2]))
 
