@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """weft-sim's sweep to P = 1024, tabulated beside what work-stealing theory predicts.
 
-Usage: sim_sweep_table.py DIR NAME...   (files DIR/sweep_NAME.json from scripts/sim_sweep.sh);
-writes DIR/sweep.md and DIR/sweep.json.
+Usage: sim_sweep_table.py DIR NAME...   (files DIR/sweep_NAME.json from scripts/sim_sweep.sh,
+and the parts DIR/sweep_NAME+PART.json its --part added); writes DIR/sweep.md and
+DIR/sweep.json.
 
 The theory each table is read against:
 - no schedule beats max(T1/P, T_inf): checked on every run;
@@ -19,14 +20,41 @@ import json
 import sys
 from pathlib import Path
 
-POLICIES = ["one", "fixed:20", "half", "adaptive"]
+POLICIES = ["one", "fixed:2", "fixed:20", "half", "adaptive"]
 MECHANISMS = ["concurrent", "request"]
 
 
-def load(path):
-    doc = json.loads(Path(path).read_text())
-    runs = {(r["mechanism"], r["steal"], r["workers"]): r for r in doc["runs"]}
+def load(out_dir, name):
+    """A workload's runs: DIR/sweep_NAME.json and any parts DIR/sweep_NAME+PART.json that
+    scripts/sim_sweep.sh --part added to it, which must share its costs, seed and barrier."""
+    paths = sorted(out_dir.glob(f"sweep_{name}+*.json"))
+    if (out_dir / f"sweep_{name}.json").exists():
+        paths.insert(0, out_dir / f"sweep_{name}.json")
+    if not paths:
+        sys.exit(f"sim_sweep_table.py: no {out_dir}/sweep_{name}.json nor any part of it")
+    doc, runs = None, {}
+    for path in paths:
+        part = json.loads(path.read_text())
+        if doc is None:
+            doc = part
+        elif any(part.get(k) != doc.get(k) for k in ("workload", "costs_ns", "seed", "barrier")):
+            sys.exit(f"sim_sweep_table.py: {path} has another workload, costs, seed or barrier "
+                     f"than {paths[0]}")
+        for r in part["runs"]:
+            key = (r["mechanism"], r["steal"], r["workers"])
+            if key in runs and runs[key]["median_s"] != r["median_s"]:
+                sys.exit(f"sim_sweep_table.py: {path} has {key} with another time than "
+                         f"an earlier file: not the same simulation")
+            runs[key] = r
     return doc, runs
+
+
+def base_run(runs, m, s):
+    """The one-worker run a speedup is over: the policy's own, or, where the sweep ran P = 1
+    under other policies only, the mechanism's first (with one worker nothing is stolen, so
+    every policy's run is the same; the committed sweeps show it to the last digit)."""
+    return runs.get((m, s, 1)) or next(
+        (r for (mm, _, p), r in sorted(runs.items()) if mm == m and p == 1), None)
 
 
 def fmt(x, digits=3):
@@ -47,7 +75,7 @@ def main():
           "and policy on one simulated worker.", ""]
     summary = {"workloads": {}}
     for name in sys.argv[2:]:
-        doc, runs = load(out_dir / f"sweep_{name}.json")
+        doc, runs = load(out_dir, name)
         workers = sorted({p for (_, _, p) in runs})
         big = [p for p in workers if p >= 16]
         any_run = next(iter(runs.values()))
@@ -61,13 +89,13 @@ def main():
         bound_ok = True
         for m in MECHANISMS:
             for s in POLICIES:
-                base = runs.get((m, s, 1))
-                if base is None:
+                base = base_run(runs, m, s)
+                if base is None or not any((m, s, p) in runs for p in workers):
                     continue  # not in this sweep
                 cells = []
                 for p in workers:
                     r = runs.get((m, s, p))
-                    if r is None or base is None:
+                    if r is None:
                         cells.append("-")
                         continue
                     lower = max(r["work_s"] / p, r["span_s"])
@@ -140,12 +168,12 @@ def main():
         summary["workloads"][doc["workload"]] = {
             "t1_s": t1, "tinf_s": tinf, "bounds_hold": bound_ok,
             "runs": [{"mechanism": m, "steal": s, "workers": p,
-                      "speedup": runs[(m, s, 1)]["median_s"] / runs[(m, s, p)]["median_s"],
+                      "speedup": base_run(runs, m, s)["median_s"] / runs[(m, s, p)]["median_s"],
                       "steals": runs[(m, s, p)]["counters_per_run"]["steals"],
                       "c_inf": runs[(m, s, p)]["c_inf"],
                       "r_steal": runs[(m, s, p)]["profile"]["total"]["r_steal"],
                       "s_mean": runs[(m, s, p)]["occupancy"]["s_mean"][:4]}
-                     for (m, s, p) in sorted(runs) if (m, s, 1) in runs]}
+                     for (m, s, p) in sorted(runs) if base_run(runs, m, s)]}
     (out_dir / "sweep.md").write_text("\n".join(md) + "\n")
     (out_dir / "sweep.json").write_text(json.dumps(summary, indent=1) + "\n")
 
