@@ -72,7 +72,11 @@ def main():
     md = ["# weft-sim beyond two cores: P = 16 to 1024", "",
           "Made by `scripts/sim_sweep.sh` with this machine's calibrated costs; deterministic "
           "(the same costs and seed give the same figures). Speedup is over the same mechanism "
-          "and policy on one simulated worker.", ""]
+          "and policy on one simulated worker, or, where the sweep ran one worker under other "
+          "policies only, over the mechanism's one-worker run, the same run (nothing is stolen "
+          "at one worker); - marks a configuration not run. A workload's runs may come from "
+          "several parts (sweep_NAME+PART.json, sim_sweep.sh --part) of the same costs, seed "
+          "and barrier.", ""]
     summary = {"workloads": {}}
     for name in sys.argv[2:]:
         doc, runs = load(out_dir, name)
