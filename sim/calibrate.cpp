@@ -232,6 +232,8 @@ class BusyOthers {
 
  private:
   SeparateCpus placement_;  // first: the spinners take the CPUs it leaves
+  // relaxed, both: a flag and a count that publish nothing else; the spinners read stop_
+  // until they see it, and the constructor reads started_ until every spinner has counted.
   std::atomic<bool> stop_{false};
   std::atomic<std::size_t> started_{0};
   std::vector<std::thread> spinners_;
