@@ -48,6 +48,11 @@ def percentile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
+def file_name(workload):
+    """A workload's part of its files' names, as scripts/validate_sim.sh writes them."""
+    return workload.replace(":", "_").replace("^", "_")
+
+
 def steadiness(out, workloads):
     """Per workload, how far apart its one-worker real runs fell. At one worker every
     configuration runs nearly the same program (nothing is stolen; the mechanisms differ by a
@@ -55,7 +60,7 @@ def steadiness(out, workloads):
     one-worker error within it says little about the simulator."""
     rows = []
     for workload in workloads:
-        name = workload.replace(":", "_").replace("^", "_")
+        name = file_name(workload)
         real = load_runs(out / f"real_{name}.json", "weft")
         samples = [t for key, r in real.items() if key[2] == 1 for t in r.get("times_s", [])]
         medians = [r["median_s"] for key, r in real.items() if key[2] == 1]
@@ -74,7 +79,7 @@ def steadiness(out, workloads):
 def load_rows(out, workloads):
     rows = []
     for workload in workloads:
-        name = workload.replace(":", "_").replace("^", "_")
+        name = file_name(workload)
         real = load_runs(out / f"real_{name}.json", "weft")
         sim = load_runs(out / f"sim_{name}.json", "sim")
         for key in sorted(real):
