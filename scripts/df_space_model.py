@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The df scheduler's rules on weft-bench's synthetic tree, in lock step: the heap peak a
+greedy depth-first schedule reaches, and what a stalled worker does to it.
+
+weft-bench threads --bench tree runs a complete binary tree of weft::threads, each node
+allocating one block and holding it while its two children (threads) run, and compares the
+heap's peak under df and dfd with AsyncDF's bound S1 + 4*p*D*K. This script runs the same tree
+under df's rules (docs/ARCHITECTURE.md, "User-level threads") on an idealised machine:
+
+  - one list of the live threads in the serial depth-first order; a forked child goes just
+    left of its creator and runs at once, the creator waiting ready beside it; a worker with
+    no thread takes the leftmost ready one; a join of an unfinished thread blocks; a thread's
+    end makes its joiner ready;
+  - an allocation of m > K bytes first forks ceil(m/K) dummy threads as a binary tree (the
+    shape of weft::allocate's fork_dummy_tree) and joins them;
+  - every action (a fork, a join, an allocation, an end) takes one step, and every worker
+    holding a thread takes one action each step: the synchronous machine the bound is proved
+    for;
+  - optionally, a worker stalls: each step it has, with probability 1/EVERY, it stops for
+    STEPS steps, keeping its thread, as a descheduled CPU does.
+
+It prints S1 (the one-worker peak), the peak, and the bound, with D = 1 + depth + the dummy
+tree's depth as weft-bench counts it; --json prints the same as one JSON object.
+
+Usage: scripts/df_space_model.py [--depth N] [--workers P] [--block-kib B] [--quota-kib K]
+                                 [--stall-every EVERY --stall-steps STEPS] [--seed S] [--json]
+Defaults: the benchmark's tree (depth 12, 64 KiB blocks), 2 workers, K = 4 KiB, no stalls.
+A depth-12 tree takes about ten seconds a run.
+"""
+import argparse
+import json
+import random
+import sys
+
+
+class Thread:
+    __slots__ = ("body", "state", "joiner", "done", "send")
+
+    def __init__(self, body):
+        self.body = body  # a generator of actions
+        self.state = "ready"
+        self.joiner = None
+        self.done = False
+        self.send = None  # what the next action receives (a forked child)
+
+
+def dummy_tree(n):
+    """weft::allocate's fork_dummy_tree(n): n threads as a binary tree."""
+    if n == 0:
+        return
+    left = (n - 1) // 2
+    t = yield ("fork", lambda: dummy_tree(left))
+    yield from dummy_tree(n - 1 - left)
+    yield ("join", t)
+
+
+def node(number, below, block, quota):
+    """threads_bench's tree node: allocate, fork both children, join them, free."""
+    if 0 < quota < block:
+        yield from dummy_tree(-(-block // quota))
+    yield ("alloc", block)
+    if below > 0:
+        left = yield ("fork", lambda: node(2 * number, below - 1, block, quota))
+        right = yield ("fork", lambda: node(2 * number + 1, below - 1, block, quota))
+        yield ("join", left)
+        yield ("join", right)
+    yield ("alloc", -block)
+
+
+def simulate(depth, workers, block, quota, stall_every=0, stall_steps=0, seed=1):
+    """Returns (peak heap, steps) of one run under df's rules."""
+    rng = random.Random(seed)
+    order = [Thread(node(1, depth, block, quota))]  # live threads, serial depth-first order
+    running = [None] * workers
+    stalled = [0] * workers
+    heap = peak = steps = 0
+    while order:
+        steps += 1
+        for w in range(workers):
+            if running[w] is None:
+                running[w] = next((t for t in order if t.state == "ready"), None)
+                if running[w] is not None:
+                    running[w].state = "running"
+        for w in range(workers):
+            t = running[w]
+            if t is None:
+                continue
+            if stalled[w] > 0:
+                stalled[w] -= 1
+                continue
+            if stall_every and rng.random() * stall_every < 1:
+                stalled[w] = stall_steps
+                continue
+            value, t.send = t.send, None
+            try:
+                kind, arg = t.body.send(value)
+            except StopIteration:
+                t.done = True
+                order.remove(t)
+                if t.joiner is not None:
+                    t.joiner.state = "ready"
+                running[w] = None
+                continue
+            if kind == "alloc":
+                heap += arg
+                peak = max(peak, heap)
+            elif kind == "fork":
+                child = Thread(arg())
+                order.insert(order.index(t), child)  # just left of its creator
+                t.send = child
+                t.state = "ready"  # the creator waits beside its child
+                child.state = "running"
+                running[w] = child  # which runs at once, here
+            elif not arg.done:  # join
+                arg.joiner = t
+                t.state = "blocked"
+                running[w] = None
+    return peak, steps
+
+
+def dummy_depth(block, quota):
+    """threads_bench::dummy_tree_depth: ceil(log2(dummies + 1))."""
+    if quota == 0 or block <= quota:
+        return 0
+    dummies = -(-block // quota)
+    depth = 0
+    while (1 << depth) < dummies + 1:
+        depth += 1
+    return depth
+
+
+def positive(text):
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}': expected a positive whole number")
+    return value
+
+
+def non_negative(text):
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}': expected a whole number >= 0")
+    return value
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--depth", type=non_negative, default=12)
+    parser.add_argument("--workers", type=positive, default=2)
+    parser.add_argument("--block-kib", type=positive, default=64)
+    parser.add_argument("--quota-kib", type=non_negative, default=4, help="0: no quota")
+    parser.add_argument("--stall-every", type=non_negative, default=0)
+    parser.add_argument("--stall-steps", type=non_negative, default=0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.depth > 16:
+        parser.error(f"--depth {args.depth}: at most 16 (a depth-16 tree is 131,071 nodes)")
+    if bool(args.stall_every) != bool(args.stall_steps):
+        parser.error("--stall-every and --stall-steps go together")
+    block, quota = args.block_kib, args.quota_kib
+    s1, _ = simulate(args.depth, 1, block, quota)
+    peak, steps = simulate(args.depth, args.workers, block, quota, args.stall_every,
+                           args.stall_steps, args.seed)
+    fork_depth = 1 + args.depth + dummy_depth(block, quota)
+    bound = s1 + 4 * args.workers * fork_depth * quota
+    result = {"depth": args.depth, "workers": args.workers, "block_kib": block,
+              "quota_kib": quota, "stall_every": args.stall_every,
+              "stall_steps": args.stall_steps, "seed": args.seed, "s1_kib": s1,
+              "peak_kib": peak, "fork_depth": fork_depth, "bound_kib": bound, "steps": steps}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        stalls = (f"a worker stalls {args.stall_steps} steps with probability 1/"
+                  f"{args.stall_every} a step" if args.stall_every else "no stalls")
+        print(f"depth {args.depth}, {args.workers} workers, {block} KiB blocks, K = {quota} KiB, "
+              f"{stalls}:\n  S1 {s1} KiB ({s1 // block} blocks), peak {peak} KiB "
+              f"({peak / block:g} blocks), S1 + 4*p*D*K = {bound} KiB (D = {fork_depth}); "
+              f"{steps} steps")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
