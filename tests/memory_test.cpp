@@ -108,6 +108,22 @@ TEST_P(Quota, PreemptsBeforeAnAllocationPastTheQuotaAndDelaysLargeAllocations) {
   EXPECT_EQ(s.live, 0u);
 }
 
+// Under dfd a dummy stands for K of its allocation's bytes, so the worker whose dummy ended
+// has spent its quota: it gives up its deque and steals from the leftmost one (DFDeques),
+// under the scheduler's lock, where it would otherwise pop its own deque without it.
+TEST(QuotaDfd, EachDummysEndSendsItsWorkerToTheLeftmostDequeUnderTheLock) {
+  constexpr std::size_t kQuota = 4096;
+  constexpr std::uint64_t kDummies = 64;
+  weft::Runtime rt(config(ThreadSched::kDfd, 1, kQuota));
+  rt.run([] {
+    weft::thread t([] { weft::deallocate(weft::allocate(kDummies * kQuota), kDummies * kQuota); });
+    t.join();
+  });
+  const weft::ThreadStats s = stats_once_none_live(rt);
+  EXPECT_EQ(s.dummies, kDummies);
+  EXPECT_GE(s.sched_lock_acquisitions, kDummies);
+}
+
 TEST_P(Quota, ZeroTurnsItOff) {
   weft::Runtime rt(config(GetParam(), 1, 0));
   rt.reset_stats();

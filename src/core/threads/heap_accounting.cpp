@@ -44,11 +44,17 @@ detail::UThread* quota_thread(std::size_t& quota) noexcept {
 
 // n threads that do nothing but fork the rest as a binary tree and join them: under a
 // depth-first scheduler each fork preempts its parent, so the allocation that waits for
-// them lets the threads left of it run first (AsyncDF's delay for a large allocation).
+// them lets the threads left of it run first (AsyncDF's delay for a large allocation). Each
+// stands for K bytes: under dfd its end sends its worker to the leftmost deque, as a
+// preemption does (ThreadScheduler::take_after_quota), where it would otherwise pop its own
+// deque and never leave the path it is on.
 void fork_dummy_tree(std::size_t n) {
   if (n == 0) return;
   const std::size_t left = (n - 1) / 2;
-  thread t([left] { fork_dummy_tree(left); });
+  thread t([left] {
+    detail::current_worker_uncached()->thread->stands_for_quota = true;
+    fork_dummy_tree(left);
+  });
   fork_dummy_tree(n - 1 - left);
   t.join();
 }

@@ -135,11 +135,13 @@ UThread* Worker::finish_switch(UThread* t) noexcept {
     case AfterSwitch::kRunChild:
       sched.resume_creator(t, id);  // the creator waits beside its child, ready
       return a.child;
-    case AfterSwitch::kExit:
+    case AfterSwitch::kExit: {
       sched.remove(t);
+      const bool quota_spent = t->stands_for_quota;
       pool_.thread_store().release_stack(*t, id);
       pool_.thread_store().unref(*t, id);
-      return nullptr;
+      return quota_spent ? sched.take_after_quota(id) : nullptr;
+    }
   }
   return nullptr;
 }

@@ -130,6 +130,10 @@ UThread* ThreadScheduler::take(int worker) noexcept {
   return t;
 }
 
+UThread* ThreadScheduler::take_after_quota(int worker) noexcept {
+  return policy_ == ThreadSched::kDfd ? dfd_take_after_quota(worker) : nullptr;
+}
+
 void ThreadScheduler::mark_blocked(UThread* t, bool has_tasks) noexcept {
   if (policy_ == ThreadSched::kDfd && !has_tasks) {
     t->state.store(UThread::State::kBlocked, kRelaxed);

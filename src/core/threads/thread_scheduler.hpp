@@ -13,11 +13,15 @@
 //         pushed while its child runs, a thread woken by a worker is pushed on that
 //         worker's deque, and a worker whose thread ended or parked pops its next one. The
 //         deques sit in one list R in the depth-first order, which only steals and
-//         preemptions touch, under the lock: a worker whose deque is empty steals the
-//         oldest thread of the leftmost deque that has one and starts a new deque just
-//         right of it; a preempted (or yielding) thread is pushed on its deque, which the
-//         worker then leaves in R for others, and the worker steals. Threads made by tasks
-//         wait in `list_` (under the lock) at the right end of the order.
+//         preemptions touch, under the lock: a worker whose deque is empty takes, from the
+//         leftmost deque that has a thread, the oldest (rightmost) of one that has an owner,
+//         and puts its own deque just right of it, or the newest (leftmost) of one that has
+//         none, and puts its deque just left of it; a preempted (or yielding) thread is
+//         pushed on its deque, which the worker then leaves in R for others, and the worker
+//         steals. The end of a dummy (a large allocation's, heap_accounting.cpp) spends its
+//         worker's quota, so that worker too leaves its deque and steals: the one end that
+//         takes the lock. Threads made by tasks wait in `list_` (under the lock) at the
+//         right end of the order.
 //
 // Invariants, all under `lock_` (S1-S4):
 //   S1  A thread is in state kReady iff some worker may take it: exactly once, by take().
@@ -88,6 +92,12 @@ class ThreadScheduler {
   UThread* yield_to_next(UThread* t, int worker) noexcept;
   // The thread a worker should run next, marked running; nullptr if none is ready.
   UThread* take(int worker) noexcept;
+  // After a thread of this worker's spent its memory quota by ending (a dummy of a large
+  // allocation): under dfd the worker gives up its deque, as a preemption does, and steals
+  // from the leftmost one (DFDeques), returning what it took, marked running, or nullptr.
+  // The other schedulers return nullptr: the worker's next take() starts from the leftmost
+  // ready thread anyway.
+  UThread* take_after_quota(int worker) noexcept;
   // The thread parked (kBlocked); `has_tasks`: its task stack had unstarted tasks.
   void mark_blocked(UThread* t, bool has_tasks) noexcept;
   // The thread ended: out of every list.
@@ -154,6 +164,7 @@ class ThreadScheduler {
   // dfd (thread_scheduler_dfd.cpp).
   void dfd_push(UThread* t, int worker) noexcept;
   UThread* dfd_take(int worker) noexcept;
+  UThread* dfd_take_after_quota(int worker) noexcept;
   void dfd_preempt(UThread* t, int worker) noexcept;
   UThread* dfd_steal_locked(int worker) noexcept;
   ThreadDeque* dfd_new_deque_locked(int worker) noexcept;

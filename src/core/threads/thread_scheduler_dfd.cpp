@@ -1,6 +1,6 @@
 // The dfd scheduler's own half: per-worker deques in one depth-first list R (DFDeques), the
-// lock taken only to steal, to preempt, and to start a deque (invariants S1-S4 in
-// thread_scheduler.hpp, Q1-Q3 in thread_deque.hpp).
+// lock taken only to steal, to preempt, to start a deque, and when a dummy's end has spent
+// its worker's quota (invariants S1-S4 in thread_scheduler.hpp, Q1-Q3 in thread_deque.hpp).
 #include "core/threads/scheduler_guard.hpp"
 
 namespace weft::detail {
@@ -98,6 +98,32 @@ UThread* ThreadScheduler::dfd_take(int worker) noexcept {
   return t;
 }
 
+UThread* ThreadScheduler::dfd_take_after_quota(int worker) noexcept {
+  UThread* t = nullptr;
+  bool left_work = false;
+  {
+    Guard g(*this);
+    // As dfd_preempt leaves its deque: in R for any worker, never pushed again (S4); what
+    // it holds is taken from its bottom, the leftmost, by whoever finds it first (we do,
+    // when nothing left of it is ready).
+    ThreadDeque* const left = own_[worker];
+    if (left != nullptr) {
+      left->owner = -1;
+      own_[worker] = nullptr;
+    }
+    t = dfd_steal_locked(worker);
+    left_work = left != nullptr && left->in_list && left->maybe_nonempty();
+    if (t == nullptr && head_ != nullptr) {  // threads made by tasks: the right end
+      t = head_;
+      unlink(t);
+      ready_count_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+  }
+  if (left_work) wake();  // we went elsewhere: another worker may take what we left
+  if (t != nullptr) t->state.store(UThread::State::kRunning, kRelaxed);
+  return t;
+}
+
 UThread* ThreadScheduler::dfd_steal_locked(int worker) noexcept {
   for (ThreadDeque* d = r_head_; d != nullptr;) {
     ThreadDeque* const next = d->right;
@@ -107,10 +133,12 @@ UThread* ThreadScheduler::dfd_steal_locked(int worker) noexcept {
     }
     // A deque without owner is ours alone under the lock: take its leftmost thread (its
     // bottom), as df would, rather than the oldest, which is the rightmost.
-    UThread* const t = d->owner == -1 ? d->pop() : d->steal();
+    const bool ownerless = d->owner == -1;
+    UThread* const t = ownerless ? d->pop() : d->steal();
     if (t != nullptr) {
-      // Our deque moves to just right of the victim's: what we push now follows the
-      // victim's remaining threads in the serial order.
+      // Our deque moves beside the victim's, on the stolen thread's side: what we push now
+      // (that thread and what it makes) comes before the rest of an ownerless deque, whose
+      // leftmost we took, and after the rest of an owned one, whose rightmost we took.
       ThreadDeque* mine = own_[worker];
       if (mine != nullptr && mine->in_list) {
         (mine->left != nullptr ? mine->left->right : r_head_) = mine->right;
@@ -118,7 +146,7 @@ UThread* ThreadScheduler::dfd_steal_locked(int worker) noexcept {
         mine->in_list = false;
       }
       if (mine == nullptr) mine = dfd_new_deque_locked(worker);
-      dfd_link_locked(mine, nullptr, d);
+      dfd_link_locked(mine, ownerless ? d : nullptr, ownerless ? nullptr : d);
       own_[worker] = mine;
       if (d->owner == -1 && !d->maybe_nonempty()) dfd_retire_locked(d);  // dead (S4)
       return t;

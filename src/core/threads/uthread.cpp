@@ -113,6 +113,7 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   t->finished = false;
   t->exceptions = {};
   t->ever_stealable = false;
+  t->stands_for_quota = false;
   t->state.store(UThread::State::kDone, std::memory_order_relaxed);  // until added
   t->detached = false;
   t->folded_spawns = t->core.spawns.get();

@@ -83,6 +83,9 @@ struct UThread {
   // Net bytes allocated through weft::allocate since the thread was last scheduled (the df
   // and dfd quota); written by the thread, reset by its worker before each switch to it.
   std::int64_t quota_used = 0;
+  // A dummy of a large allocation (heap_accounting.cpp): it stands for K of the bytes, so
+  // under dfd its end spends its worker's quota. Set by the dummy itself as it starts.
+  bool stands_for_quota = false;
   // For reports (thread_report.hpp): the node it is parked on, nullptr while it runs or waits
   // on a stolen task. Written by the thread itself before it parks and cleared when it
   // resumes; read under the scheduler's lock only while it is kBlocked, when the node, on
