@@ -166,6 +166,8 @@ class ThreadScheduler {
   UThread* dfd_take(int worker) noexcept;
   UThread* dfd_take_after_quota(int worker) noexcept;
   void dfd_preempt(UThread* t, int worker) noexcept;
+  // A thread from the leftmost deque that has one, else the oldest made by a task, or
+  // nullptr; under the lock.
   UThread* dfd_steal_locked(int worker) noexcept;
   ThreadDeque* dfd_new_deque_locked(int worker) noexcept;
   void dfd_link_locked(ThreadDeque* d, ThreadDeque* left_of, ThreadDeque* right_of) noexcept;

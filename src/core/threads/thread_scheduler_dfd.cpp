@@ -87,11 +87,6 @@ UThread* ThreadScheduler::dfd_take(int worker) noexcept {
     if (ready_count_.load(kRelaxed) == 0 && !some_deque_nonempty()) return nullptr;
     Guard g(*this);
     t = dfd_steal_locked(worker);
-    if (t == nullptr && head_ != nullptr) {  // threads made by tasks: the right end
-      t = head_;
-      unlink(t);
-      ready_count_.fetch_sub(1, std::memory_order_seq_cst);
-    }
     if (t == nullptr) return nullptr;
   }
   t->state.store(UThread::State::kRunning, kRelaxed);
@@ -113,11 +108,6 @@ UThread* ThreadScheduler::dfd_take_after_quota(int worker) noexcept {
     }
     t = dfd_steal_locked(worker);
     left_work = left != nullptr && left->in_list && left->maybe_nonempty();
-    if (t == nullptr && head_ != nullptr) {  // threads made by tasks: the right end
-      t = head_;
-      unlink(t);
-      ready_count_.fetch_sub(1, std::memory_order_seq_cst);
-    }
   }
   if (left_work) wake();  // we went elsewhere: another worker may take what we left
   if (t != nullptr) t->state.store(UThread::State::kRunning, kRelaxed);
@@ -148,13 +138,18 @@ UThread* ThreadScheduler::dfd_steal_locked(int worker) noexcept {
       if (mine == nullptr) mine = dfd_new_deque_locked(worker);
       dfd_link_locked(mine, ownerless ? d : nullptr, ownerless ? nullptr : d);
       own_[worker] = mine;
-      if (d->owner == -1 && !d->maybe_nonempty()) dfd_retire_locked(d);  // dead (S4)
+      if (ownerless && !d->maybe_nonempty()) dfd_retire_locked(d);  // dead (S4)
       return t;
     }
-    if (d->owner == -1 && !d->maybe_nonempty()) dfd_retire_locked(d);
+    if (ownerless && !d->maybe_nonempty()) dfd_retire_locked(d);
     d = next;
   }
-  return nullptr;
+  UThread* const t = head_;  // threads made by tasks: the right end of the order
+  if (t != nullptr) {
+    unlink(t);
+    ready_count_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  return t;
 }
 
 void ThreadScheduler::dfd_preempt(UThread* t, int worker) noexcept {
