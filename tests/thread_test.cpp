@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_support.hpp"
 #include "thread_test_config.hpp"
 #include "weft/detail/sanitizers.hpp"
 #include "weft/weft.hpp"
@@ -351,6 +353,34 @@ TEST_P(Threads, YieldAlternatesTwoThreadsOnOneWorker) {
   EXPECT_GE(switches, 1990);
 }
 
+// A yield switches straight to the next thread and makes the yielder ready only from there,
+// once its context is saved (R4 in thread_runner.cpp): a worker that took it any sooner would
+// resume a stale context. Three threads on two and on four workers (more than the CPUs) keep
+// one or two threads ready, so the yielder is often the next one another worker takes.
+TEST_P(Threads, ThreadsThatYieldOnSeveralWorkersEachRunEveryIteration) {
+  const int iterations = static_cast<int>(weft_test::scaled(100000, 5000));
+  for (const unsigned workers : {2u, 4u}) {
+    weft::Runtime rt(config(GetParam(), workers));
+    constexpr int kThreads = 3;
+    std::array<int, kThreads> ran{};
+    rt.run([&] {
+      std::vector<weft::thread> threads;
+      for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+          for (int i = 0; i < iterations; ++i) {
+            ++ran[t];  // this thread's alone: a stale resume would lose or repeat counts
+            weft::this_thread::yield();
+          }
+        });
+      }
+      for (auto& t : threads) t.join();
+    });
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(ran[t], iterations) << "thread " << t << ", " << workers << " workers";
+    }
+  }
+}
+
 // The exception being handled belongs to the thread, not to the OS thread it ran on: a
 // `throw;` in a handler after the thread parked (and maybe resumed on the other worker)
 // rethrows it, and std::uncaught_exceptions() counts the thread's own.
@@ -384,6 +414,42 @@ TEST_P(Threads, ACatchHandlerRethrowsAfterParkingAndMoving) {
   EXPECT_EQ(caught, 200);
   // Not asserted (the schedulers decide), only reported: how often the handler moved.
   RecordProperty("moved", moved);
+}
+
+// A yield switches straight from one thread to the next: the exception each is handling
+// must move with it there too. Two handlers of different exceptions yield to each other on
+// one worker, and each keeps seeing, and finally rethrows, its own.
+TEST_P(Threads, TwoCatchHandlersThatYieldToEachOtherKeepTheirOwnExceptions) {
+  weft::Runtime rt(config(GetParam(), 1));
+  std::atomic<int> caught{0};
+  std::atomic<int> wrong{0};
+  rt.run([&] {
+    auto body = [&](std::string mine) {
+      try {
+        try {
+          throw std::runtime_error(mine);
+        } catch (...) {
+          for (int i = 0; i < 100; ++i) {
+            weft::this_thread::yield();
+            try {
+              std::rethrow_exception(std::current_exception());
+            } catch (const std::runtime_error& e) {
+              if (e.what() != mine) wrong.fetch_add(1);
+            }
+          }
+          throw;
+        }
+      } catch (const std::runtime_error& e) {
+        if (e.what() == mine) caught.fetch_add(1);
+      }
+    };
+    weft::thread a(body, "a");
+    weft::thread b(body, "b");
+    a.join();
+    b.join();
+  });
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(caught.load(), 2);
 }
 
 // The same pattern in tasks on the workers' own stacks: a task that holds a weft::mutex and

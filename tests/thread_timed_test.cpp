@@ -119,6 +119,42 @@ TEST_P(TimedWaits, ASleepingThreadLeavesItsWorkerToOthers) {
   });
 }
 
+// Two threads that only yield to each other switch from thread to thread and never pass
+// through the worker's own stack, where it looks at the deadlines between threads: the yield
+// itself must look, or on one worker the sleeper below never wakes. The yielders give up
+// after 10 s, a hang guard far beyond the 2 ms the sleep takes.
+TEST_P(TimedWaits, ADeadlineFiresWhileTwoThreadsOnlyYieldToEachOther) {
+  weft::Runtime rt(weft_test::thread_config(GetParam(), 1));
+  rt.run([] {
+    std::atomic<bool> woke{false};
+    weft::counting_semaphore<> going_to_sleep(0);
+    weft::thread sleeper([&] {
+      going_to_sleep.release();
+      weft::this_thread::sleep_for(milliseconds(2));
+      woke.store(true);
+    });
+    // The yielders start once the sleeper has run: lifo would otherwise never reach it.
+    going_to_sleep.acquire();
+    const auto give_up = Clock::now() + std::chrono::seconds(10);
+    std::atomic<int> gave_up{0};
+    auto yield_until_woken = [&] {
+      while (!woke.load()) {
+        if (Clock::now() > give_up) {
+          gave_up.fetch_add(1);
+          return;
+        }
+        weft::this_thread::yield();
+      }
+    };
+    weft::thread a(yield_until_woken);
+    weft::thread b(yield_until_woken);
+    a.join();
+    b.join();
+    EXPECT_EQ(gave_up.load(), 0) << "the sleeper's deadline never fired while the others yielded";
+    sleeper.join();
+  });
+}
+
 TEST_P(TimedWaits, TasksWaitWithDeadlinesToo) {
   weft::Runtime rt(weft_test::thread_config(GetParam(), 2));
   rt.run([] {

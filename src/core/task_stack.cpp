@@ -165,7 +165,10 @@ Claim StealSide::steal(const StealPolicy& policy, std::int32_t thief_id, StealFa
   if (s_.switching_) {
     const std::uint64_t now = monotonic_ns();
     s_.port_taken_ns_.store(now, std::memory_order_relaxed);  // relaxed: a hint for the owner
-    switch_now = !fenced && now - s_.membarrier_claim_ns_ < barrier_switching().fence_within_ns;
+    // 0: no membarrier claim yet (the clock counts from boot, and a machine up for less
+    // than the window must not take its first claim for a close one).
+    switch_now = !fenced && s_.membarrier_claim_ns_ != 0 &&
+                 now - s_.membarrier_claim_ns_ < barrier_switching().fence_within_ns;
   }
   Slot* const h = s_.h().load(std::memory_order_relaxed);  // stable while we hold the port
   StealFailure reason = StealFailure::kEmpty;

@@ -57,19 +57,19 @@ class Worker final : public WorkerCore {
   // What a thread that switched back to this worker's own stack asks it to do there, once
   // it can no longer be running (W1).
   struct AfterSwitch {
-    enum Kind : std::uint8_t {
-      kPark,
-      kParkOnSlot,
-      kYield,
-      kPreempt,
-      kRunChild,
-      kExit
-    } kind = kPark;
+    enum Kind : std::uint8_t { kPark, kParkOnSlot, kPreempt, kRunChild, kExit } kind = kPark;
     std::atomic<bool>* unlock = nullptr;  // kPark: the wait list's lock word to release
     Slot* slot = nullptr;                 // kParkOnSlot: the stolen task awaited
     UThread* child = nullptr;             // kRunChild: runs next, here
   };
   AfterSwitch after_switch;
+  // A thread's yield, which switches straight to the next ready thread (R4): returns that
+  // thread with `t` taken off this worker and the new one put on (as run_thread does around
+  // its switches), t left to finish_hand_over; or nullptr when no other thread is ready.
+  UThread* hand_over_from(UThread& t) noexcept;
+  // On a thread's stack right after it was switched to: makes ready the thread that yielded
+  // to it, if one did (R4).
+  void finish_hand_over() noexcept;
   // This worker's own stack as a context, switched back to by the threads it runs.
   platform::ExecutionContext home;
   // This worker's OS thread's record of exceptions being handled (exception_state.hpp).
@@ -144,7 +144,12 @@ class Worker final : public WorkerCore {
   Claim request_from(WorkerCore& victim, std::uint64_t now_ns) noexcept;
   void run_claim(Claim claim, WorkerCore* owner) noexcept;
   void run_stolen_timed(Slot* s, WorkerCore* owner) noexcept;  // run_stolen, charged to kTask
-  // The thread's counters since it last ran here, added to ours; and after_switch, done.
+  // Around a thread's turn on this worker: the thread's core, quota and exception record
+  // put on before the switch to it (R1), and taken off after it switched away.
+  void enter_thread(UThread& t, bool swap_exceptions = true) noexcept;
+  void leave_thread(UThread& t) noexcept;
+  // The thread's counters since they were last folded, added to ours (at the hub: a yield
+  // leaves them for the next hub the thread reaches); and after_switch, done.
   void fold_counters(UThread& t) noexcept;
   UThread* finish_switch(UThread* t) noexcept;
   void idle(IdleBackoff& backoff) noexcept;
@@ -177,6 +182,7 @@ class Worker final : public WorkerCore {
   unsigned idle_yields_ = 0;        // yields in the idle backoff, for the deadlock watch's looks
   LoopWorker loops_;
   std::atomic<WorkerCore*> running_core_{this};
+  UThread* handed_over_ = nullptr;  // a yielder this worker switched away from (R4)
   platform::NativeThread thread_;
 };
 

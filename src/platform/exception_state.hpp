@@ -30,4 +30,15 @@ inline void swap_exception_state(ExceptionState& thread_record, ExceptionState& 
   std::swap(thread_record.uncaught, other.uncaught);
 }
 
+// The two swaps of a switch straight from fiber `from` to fiber `to` in one rotation:
+// `from` takes its record back from the OS thread's, which takes `to`'s, and `to` keeps the
+// thread's own, which `from` kept while it ran.
+inline void hand_exception_state(ExceptionState& thread_record, ExceptionState& from,
+                                 ExceptionState& to) noexcept {
+  const ExceptionState own = from;
+  from = thread_record;
+  thread_record = to;
+  to = own;
+}
+
 }  // namespace weft::platform

@@ -290,7 +290,8 @@ class TaskStack {
   std::atomic<StealRequest*> request_{nullptr};  // the pending request (request mechanism)
   std::atomic<bool> port_{false};  // the steal port's lock word (StealPort, steal_side.hpp)
   // Switching: when a thief last took the port (relaxed; written under it, read by the
-  // owner's maybe_unfence()) and when one last paid a membarrier here (under the port).
+  // owner's maybe_unfence()) and when one last paid a membarrier here (under the port; 0:
+  // none has yet).
   std::atomic<std::uint64_t> port_taken_ns_{0};
   std::uint64_t membarrier_claim_ns_ = 0;
   std::atomic<std::uint64_t> barrier_switches_{0};  // written under the port

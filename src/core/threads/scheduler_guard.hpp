@@ -7,14 +7,15 @@
 
 namespace weft::detail {
 
+inline void ThreadScheduler::lock_counted() noexcept {
+  lock_spinning(lock_);
+  // Under the lock: a plain increment would do; relaxed atomics keep stats readers legal.
+  acquisitions_.store(acquisitions_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 class ThreadScheduler::Guard {
  public:
-  explicit Guard(ThreadScheduler& s) noexcept : s_(s) {
-    lock_spinning(s_.lock_);
-    // Under the lock: a plain increment would do; relaxed atomics keep stats readers legal.
-    s_.acquisitions_.store(s_.acquisitions_.load(std::memory_order_relaxed) + 1,
-                           std::memory_order_relaxed);
-  }
+  explicit Guard(ThreadScheduler& s) noexcept : s_(s) { s_.lock_counted(); }
   ~Guard() { unlock_spinning(s_.lock_); }
   Guard(const Guard&) = delete;
   Guard& operator=(const Guard&) = delete;

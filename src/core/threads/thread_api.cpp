@@ -68,8 +68,7 @@ std::uint64_t current_thread_number() noexcept {
 }
 
 void yield_thread() noexcept {
-  if (current_worker_uncached()->thread == nullptr) return;  // a task: nothing to yield to
-  switch_to_worker(Worker::AfterSwitch{.kind = Worker::AfterSwitch::kYield});
+  yield_directly();  // a task has nothing to yield to: it returns at once
 }
 
 }  // namespace weft::detail

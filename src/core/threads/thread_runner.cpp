@@ -1,8 +1,10 @@
 // A worker running user-level threads. The worker's own stack is the hub: it switches to a
-// thread, and the thread switches back to it whenever it parks, yields, creates a df child
-// or ends, leaving in Worker::after_switch what must happen once it is no longer running
-// (W1 in weft/detail/thread_core.hpp): the wait list's lock released, the thread made ready
-// again, its stack given back. A thread is resumed by whichever worker takes it next.
+// thread, and the thread switches back to it whenever it parks, creates a df child or ends,
+// leaving in Worker::after_switch what must happen once it is no longer running (W1 in
+// weft/detail/thread_core.hpp): the wait list's lock released, the thread made ready again,
+// its stack given back. A yield alone goes from thread to thread (R4): it has nothing to do
+// on the hub but make the yielder ready, which the next thread can do as well. A thread is
+// resumed by whichever worker takes it next.
 //
 // Invariants:
 //   R1  While a worker runs thread t, tls_worker == &t->core, t->core.runner == the worker,
@@ -15,6 +17,15 @@
 //       its worker's stack after the switch; the thief's exchange of the outcome either
 //       comes first (the CAS fails and the worker makes the thread ready) or finds
 //       kOwnerParked and makes it ready itself. Exactly one of them does (acq_rel on both).
+//   R4  A yielding thread takes the next ready thread on its own stack (begin_yield, which
+//       keeps the scheduler's lock under fifo, lifo and df) and switches straight to it; the
+//       taken thread, first thing after the switch, makes the yielder ready (end_yield,
+//       which releases the lock). So the yielder becomes takeable only once it is
+//       suspended, with its context saved (C2 in platform/fiber_context.hpp) before the
+//       scheduler publishes it, as W1 wants of the hub. Every place where a thread resumes
+//       (switch_to_worker, yield_directly, the start of thread_main) calls
+//       arrive_on_thread(); a switch from the hub leaves nothing to finish. A thread that
+//       switches to the hub passes itself, since it need not be the one the hub ran.
 #include "core/threads/thread_runner.hpp"
 
 #include <cstdio>
@@ -47,8 +58,14 @@ void exception_left_detached(const UThread& t) noexcept {
   std::abort();
 }
 
+namespace {
+// R4: whatever a yield that switched to this thread left to do.
+void arrive_on_thread() noexcept { current_worker_uncached()->runner->finish_hand_over(); }
+}  // namespace
+
 void thread_main(platform::ExecutionContext& /*self*/, void* data) {
   UThread* const t = static_cast<UThread*>(data);
+  arrive_on_thread();
   try {
     t->body->run();
   } catch (...) {
@@ -65,32 +82,72 @@ void thread_main(platform::ExecutionContext& /*self*/, void* data) {
   // R1: the worker running us now, which need not be the one that started us.
   Worker* const w = current_worker_uncached()->runner;
   w->after_switch = Worker::AfterSwitch{.kind = Worker::AfterSwitch::kExit};
-  t->context.exit_to(w->home, nullptr);
+  t->context.exit_to(w->home, t);
 }
 
 void switch_to_worker(Worker::AfterSwitch after) noexcept {
   WorkerCore* const core = current_worker_uncached();
   Worker* const w = core->runner;
   w->after_switch = after;
-  (void)core->thread->context.switch_to(w->home, nullptr);
+  (void)core->thread->context.switch_to(w->home, core->thread);
+  arrive_on_thread();
+}
+
+void yield_directly() noexcept {
+  WorkerCore* const core = current_worker_uncached();
+  UThread* const t = core->thread;
+  if (t == nullptr) return;  // a task
+  UThread* const next = core->runner->hand_over_from(*t);
+  if (next == nullptr) return;  // nothing else is ready: the yielder runs on
+  (void)t->context.switch_to(next->context, next);
+  arrive_on_thread();  // perhaps on another worker (R1)
+}
+
+[[gnu::always_inline]] inline void Worker::enter_thread(UThread& t, bool swap_exceptions) noexcept {
+  t.core.runner = this;
+  t.core.id = id;
+  t.quota_used = 0;  // scheduled afresh: a new quota
+  tls_worker = &t.core;
+  // release: a thief that reads the pointer sees the core's stack as the thread left it.
+  running_core_.store(&t.core, std::memory_order_release);
+  // The thread's in, ours kept (a yield has done it already, from the thread it left).
+  if (swap_exceptions) platform::swap_exception_state(*exceptions, t.exceptions);
+}
+
+void Worker::leave_thread(UThread& t) noexcept {
+  platform::swap_exception_state(*exceptions, t.exceptions);  // ours back, the thread's kept
+  fold_counters(t);
+}
+
+UThread* Worker::hand_over_from(UThread& t) noexcept {
+  UThread* const next = pool_.threads().begin_yield(id);
+  if (next == nullptr) return nullptr;
+  // t's counters are folded where it next leaves for a worker's own stack, as every thread
+  // does at its end: a yield is too frequent to pay for four folds.
+  platform::hand_exception_state(*exceptions, t.exceptions, next->exceptions);
+  enter_thread(*next, /*swap_exceptions=*/false);
+  handed_over_ = &t;
+  return next;
+}
+
+void Worker::finish_hand_over() noexcept {
+  UThread* const yielder = handed_over_;
+  if (yielder == nullptr) return;
+  handed_over_ = nullptr;
+  pool_.threads().end_yield(yielder, id);
+  pool_.timers().expire();  // threads that only yield to each other still fire deadlines
 }
 
 void Worker::run_thread(UThread* t) noexcept {
   WorkerCore* const own = tls_worker;  // this worker's core (R1)
   const Activity prev = clock_.enter(Activity::kTask);
   while (t != nullptr) {
-    t->core.runner = this;
-    t->core.id = id;
-    t->quota_used = 0;  // scheduled afresh: a new quota
-    tls_worker = &t->core;
-    // release: a thief that reads the pointer sees the core's stack as the thread left it.
-    running_core_.store(&t->core, std::memory_order_release);
-    platform::swap_exception_state(*exceptions, t->exceptions);  // the thread's in, ours kept
-    (void)home.switch_to(t->context, t);
-    platform::swap_exception_state(*exceptions, t->exceptions);  // ours back, the thread's kept
+    enter_thread(*t);
+    // The thread that switches back need not be t: t may have yielded straight to it (R4).
+    t = static_cast<UThread*>(home.switch_to(t->context, t));
     tls_worker = own;
     running_core_.store(own, std::memory_order_release);
-    fold_counters(*t);
+    leave_thread(*t);
     t = finish_switch(t);
     pool_.timers().expire();  // a worker that runs thread after thread still fires deadlines
   }
@@ -127,10 +184,6 @@ UThread* Worker::finish_switch(UThread* t) noexcept {
       }
       return nullptr;
     }
-    case AfterSwitch::kYield:
-      // Another ready thread runs first, if there is one: the schedulers that would pick
-      // the yielder again (lifo, df, dfd) would otherwise make a yield do nothing.
-      return sched.yield_to_next(t, id);
     case AfterSwitch::kPreempt: sched.preempt(t, id); return nullptr;  // the memory quota
     case AfterSwitch::kRunChild:
       sched.resume_creator(t, id);  // the creator waits beside its child, ready

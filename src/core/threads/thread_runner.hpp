@@ -13,6 +13,10 @@ namespace weft::detail {
 // there (Worker::AfterSwitch), and returns when the thread is resumed, on any worker.
 void switch_to_worker(Worker::AfterSwitch after) noexcept;
 
+// this_thread::yield() on a thread: switches straight to the next ready thread (R4) and
+// returns when the caller runs again; returns at once when no other thread is ready.
+void yield_directly() noexcept;
+
 // The join of a task stolen from a thread's stack: parks the thread until the thief is done.
 Outcome park_on_stolen(Slot* s) noexcept;
 

@@ -100,25 +100,29 @@ UThread* ThreadScheduler::pop_ready_locked() noexcept {
   return t;
 }
 
-UThread* ThreadScheduler::yield_to_next(UThread* t, int worker) noexcept {
-  if (policy_ == ThreadSched::kDfd) {
-    UThread* const next = dfd_take(worker);
-    if (next == nullptr) return t;
-    resume_creator(t, worker);  // pushed on our deque, run when `next` is done with us
-    return next;
-  }
-  if (!has_ready()) return t;
-  Guard g(*this);
+UThread* ThreadScheduler::begin_yield(int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) return dfd_take(worker);
+  if (!has_ready()) return nullptr;
+  lock_counted();  // released by end_yield, or here when nothing is ready
   UThread* const next = pop_ready_locked();
-  if (next == nullptr) return t;
-  // t takes next's place: the ready count stays as it is (no write, no wake: S3 holds).
-  t->state.store(UThread::State::kReady, kRelaxed);
-  if (policy_ == ThreadSched::kDf) {
-    df_.push_ready(t);
-  } else {
-    link_back(t);
-  }
+  if (next == nullptr) unlock_spinning(lock_);
   return next;
+}
+
+void ThreadScheduler::end_yield(UThread* yielder, int worker) noexcept {
+  if (policy_ == ThreadSched::kDfd) {
+    resume_creator(yielder, worker);  // pushed on our deque, run when the new thread is done
+    return;
+  }
+  // Still under begin_yield's lock: the yielder takes the new thread's place, so the ready
+  // count stays as it is.
+  yielder->state.store(UThread::State::kReady, kRelaxed);
+  if (policy_ == ThreadSched::kDf) {
+    df_.push_ready(yielder);
+  } else {
+    link_back(yielder);
+  }
+  unlock_spinning(lock_);
 }
 
 UThread* ThreadScheduler::take(int worker) noexcept {

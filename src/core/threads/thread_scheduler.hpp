@@ -16,12 +16,13 @@
 //         preemptions touch, under the lock: a worker whose deque is empty takes, from the
 //         leftmost deque that has a thread, the oldest (rightmost) of one that has an owner,
 //         and puts its own deque just right of it, or the newest (leftmost) of one that has
-//         none, and puts its deque just left of it; a preempted (or yielding) thread is
-//         pushed on its deque, which the worker then leaves in R for others, and the worker
-//         steals. The end of a dummy (a large allocation's, heap_accounting.cpp) spends its
-//         worker's quota, so that worker too leaves its deque and steals: the one end that
-//         takes the lock. Threads made by tasks wait in `list_` (under the lock) at the
-//         right end of the order.
+//         none, and puts its deque just left of it; a preempted thread is pushed on its
+//         deque, which the worker then leaves in R for others, and the worker steals; a
+//         yielding one is pushed on its deque once the worker has taken its next thread
+//         (its deque's bottom, else a steal). The end of a dummy (a large allocation's,
+//         heap_accounting.cpp) spends its worker's quota, so that worker too leaves its
+//         deque and steals: the one end that takes the lock. Threads made by tasks wait in
+//         `list_` (under the lock) at the right end of the order.
 //
 // Invariants, all under `lock_` (S1-S4):
 //   S1  A thread is in state kReady iff some worker may take it: exactly once, by take().
@@ -86,10 +87,16 @@ class ThreadScheduler {
   void make_ready(UThread* t, int worker) noexcept;
   // A running thread gives way to its memory quota: ready, in its place.
   void preempt(UThread* t, int worker) noexcept;
-  // A running thread yields: returns the thread to run instead, marked running, with `t`
-  // made ready; or `t` itself, still running, when no other thread is ready. One lock
-  // acquisition at most (none under dfd), no wake: the ready count does not change.
-  UThread* yield_to_next(UThread* t, int worker) noexcept;
+  // A running thread yields, on its own stack, in two halves around the switch straight to
+  // the thread that runs instead (thread_runner.cpp, R4). begin_yield returns that thread,
+  // marked running, or nullptr when no other is ready (the yielder runs on). With a thread
+  // returned, fifo, lifo and df keep the lock until end_yield, which runs on the new
+  // thread's stack once the yielder can be resumed and makes it ready in the taken one's
+  // place: the pop and the push stay one critical section, one lock acquisition in all, and
+  // the ready count never changes (no write, no wake: S3). dfd takes no lock: its take, then
+  // the yielder pushed on this worker's deque.
+  UThread* begin_yield(int worker) noexcept;
+  void end_yield(UThread* yielder, int worker) noexcept;
   // The thread a worker should run next, marked running; nullptr if none is ready.
   UThread* take(int worker) noexcept;
   // After a thread of this worker's spent its memory quota by ending (a dummy of a large
@@ -152,6 +159,7 @@ class ThreadScheduler {
 
  private:
   class Guard;
+  void lock_counted() noexcept;  // the lock, counted in lock_acquisitions() (Guard's)
   void link_back(UThread* t) noexcept;
   void unlink(UThread* t) noexcept;
   void list_stealable(UThread* t) noexcept;
