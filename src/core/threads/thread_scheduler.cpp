@@ -23,13 +23,17 @@ void ThreadScheduler::unlink(UThread* t) noexcept {
   t->prev = t->next = nullptr;
 }
 
-void ThreadScheduler::set_ready(UThread* t) noexcept {
+void ThreadScheduler::place_ready_locked(UThread* t) noexcept {
   t->state.store(UThread::State::kReady, kRelaxed);
   if (policy_ == ThreadSched::kDf) {
     df_.push_ready(t);
   } else {
     link_back(t);
   }
+}
+
+void ThreadScheduler::set_ready(UThread* t) noexcept {
+  place_ready_locked(t);
   ready_count_.fetch_add(1, std::memory_order_seq_cst);  // S3
 }
 
@@ -116,12 +120,7 @@ void ThreadScheduler::end_yield(UThread* yielder, int worker) noexcept {
   }
   // Still under begin_yield's lock: the yielder takes the new thread's place, so the ready
   // count stays as it is.
-  yielder->state.store(UThread::State::kReady, kRelaxed);
-  if (policy_ == ThreadSched::kDf) {
-    df_.push_ready(yielder);
-  } else {
-    link_back(yielder);
-  }
+  place_ready_locked(yielder);
   unlock_spinning(lock_);
 }
 

@@ -164,7 +164,11 @@ class ThreadScheduler {
   void unlink(UThread* t) noexcept;
   void list_stealable(UThread* t) noexcept;
   void unlist_stealable(UThread* t) noexcept;
-  void set_ready(UThread* t) noexcept;  // under the lock
+  // fifo, lifo, df, under the lock: t marked ready and in its list; set_ready also counts it
+  // (S3), which a yield's hand-over does not need, as the yielder takes the place of the
+  // thread it popped.
+  void place_ready_locked(UThread* t) noexcept;
+  void set_ready(UThread* t) noexcept;
   // fifo, lifo, df: the next ready thread out of its list, marked running; the caller counts.
   UThread* pop_ready_locked() noexcept;
   void wake() noexcept { waker_(waker_arg_); }
