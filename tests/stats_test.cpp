@@ -463,10 +463,12 @@ TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   // The threads' object closes it, every field in ThreadStats' order.
   s.threads.made = 7;
   s.threads.heap_high_water = 9;
+  s.threads.heap_bytes_cached = 10;
   const std::string with_threads = s.json();
   const std::size_t threads_at = with_threads.find("],\"threads\":{\"made\":7,\"live\":0,");
   ASSERT_NE(threads_at, std::string::npos) << with_threads;
-  EXPECT_TRUE(with_threads.ends_with(",\"heap_high_water\":9}}")) << with_threads;
+  EXPECT_TRUE(with_threads.ends_with(",\"heap_high_water\":9,\"heap_bytes_cached\":10}}"))
+      << with_threads;
   // Every field once per object: 3 objects.
   for (const CounterField& f : counter_fields()) {
     const std::string key = std::string("\"") + f.name + "\":";

@@ -221,7 +221,8 @@ void thread_stats_json(std::ostream& out, const weft::ThreadStats& t) {
       << ",\"sched_lock_acquisitions\":" << t.sched_lock_acquisitions
       << ",\"stack_bytes_live\":" << t.stack_bytes_live
       << ",\"stack_bytes_pooled\":" << t.stack_bytes_pooled
-      << ",\"heap_high_water\":" << t.heap_high_water << "}";
+      << ",\"heap_high_water\":" << t.heap_high_water
+      << ",\"heap_bytes_cached\":" << t.heap_bytes_cached << "}";
 }
 
 void series_json(std::ostream& out, const threads_bench::Result& r, const Series& s) {

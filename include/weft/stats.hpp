@@ -106,6 +106,7 @@ struct ThreadStats {
   std::uint64_t stack_bytes_pooled = 0;       // stacks kept for reuse
   std::uint64_t heap_in_use = 0;              // weft::allocate'd bytes not yet freed
   std::uint64_t heap_high_water = 0;          // the most heap_in_use has been
+  std::uint64_t heap_bytes_cached = 0;        // freed blocks the workers keep for reuse
 };
 
 struct Stats {

@@ -62,6 +62,7 @@ constexpr ThreadField kThreadFields[] = {
     {"stack_bytes_pooled", &ThreadStats::stack_bytes_pooled},
     {"heap_in_use", &ThreadStats::heap_in_use},
     {"heap_high_water", &ThreadStats::heap_high_water},
+    {"heap_bytes_cached", &ThreadStats::heap_bytes_cached},
 };
 // The counters' table stops before the profile's fields, which get their own table.
 constexpr std::size_t kCounterFields = 23;

@@ -6,12 +6,14 @@
 // fetch_add/fetch_sub (a count, ordered with nothing); high_water with a relaxed CAS loop
 // that only raises it. A thread's charge (UThread::quota_used) is a plain field: only the
 // thread itself writes it while it runs, and its worker resets it before switching to it
-// (the switch orders the two).
+// (the switch orders the two). On a worker, blocks of 16 KiB and more go back to its
+// BlockCache (block_cache.hpp) rather than to the C library, and come from there first.
 #include <atomic>
 #include <cstdint>
 #include <new>
 
 #include "core/pool.hpp"
+#include "core/threads/block_cache.hpp"
 #include "core/threads/thread_runner.hpp"
 #include "core/threads/uthread.hpp"
 #include "weft/memory.hpp"
@@ -84,7 +86,9 @@ void* allocate(std::size_t bytes, std::size_t align) {
     }
     t = detail::current_worker_uncached()->thread;  // the same thread, perhaps another worker
   }
-  void* const p = ::operator new (bytes, std::align_val_t{align});
+  detail::BlockCache* const cache = detail::this_worker_block_cache();
+  void* p = cache != nullptr ? cache->take(bytes, align) : nullptr;
+  if (p == nullptr) p = ::operator new (bytes, std::align_val_t{align});
   count_allocation(bytes);
   if (t != nullptr) t->quota_used += static_cast<std::int64_t>(bytes);
   return p;
@@ -92,7 +96,10 @@ void* allocate(std::size_t bytes, std::size_t align) {
 
 void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
   if (p == nullptr) return;
-  ::operator delete (p, bytes, std::align_val_t{align});
+  detail::BlockCache* const cache = detail::this_worker_block_cache();
+  if (cache == nullptr || !cache->keep(p, bytes, align)) {
+    ::operator delete (p, bytes, std::align_val_t{align});
+  }
   g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
   detail::WorkerCore* const core = detail::current_worker_uncached();
   if (core != nullptr && core->thread != nullptr) {

@@ -1,6 +1,7 @@
 // Pool::thread_stats: the user-level threads' and the heap's figures for Runtime::stats(),
 // less the baseline of the last reset (the caller holds the stats mutex).
 #include "core/pool.hpp"
+#include "core/threads/block_cache.hpp"
 #include "weft/memory.hpp"
 
 namespace weft::detail {
@@ -21,6 +22,7 @@ ThreadStats Pool::thread_stats() const noexcept {
       .stack_bytes_pooled = store.stack_bytes_pooled(),
       .heap_in_use = heap.in_use,
       .heap_high_water = heap.high_water,
+      .heap_bytes_cached = cached_heap_bytes(),
   };
 }
 

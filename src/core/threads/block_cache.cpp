@@ -1,0 +1,96 @@
+// BlockCache (block_cache.hpp). Under AddressSanitizer a kept block is poisoned until it is
+// taken again, so a use after its deallocate is still reported.
+#include "core/threads/block_cache.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+
+#include "weft/detail/sanitizers.hpp"
+#include "weft/detail/worker_core.hpp"
+
+#if WEFT_DETAIL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace weft::detail {
+
+namespace {
+
+std::atomic<std::size_t> g_cached_bytes{0};  // relaxed: a count (C1)
+
+void poison(void* p, std::size_t bytes) noexcept {
+#if WEFT_DETAIL_ASAN
+  __asan_poison_memory_region(p, bytes);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+void unpoison(void* p, std::size_t bytes) noexcept {
+#if WEFT_DETAIL_ASAN
+  __asan_unpoison_memory_region(p, bytes);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+void release(void* p, std::size_t bytes, std::size_t align) noexcept {
+  unpoison(p, bytes);
+  ::operator delete (p, bytes, std::align_val_t{align});
+}
+
+}  // namespace
+
+BlockCache::~BlockCache() {
+  while (count_ > 0) {
+    const Entry e = entries_[0];
+    remove(0);
+    release(e.p, e.bytes, e.align);
+  }
+}
+
+void BlockCache::remove(std::size_t i) noexcept {
+  bytes_ -= entries_[i].bytes;
+  g_cached_bytes.fetch_sub(entries_[i].bytes, std::memory_order_relaxed);
+  std::copy(entries_ + i + 1, entries_ + count_, entries_ + i);
+  --count_;
+}
+
+void* BlockCache::take(std::size_t bytes, std::size_t align) noexcept {
+  for (std::size_t i = count_; i-- > 0;) {
+    if (entries_[i].bytes == bytes && entries_[i].align == align) {
+      void* const p = entries_[i].p;
+      remove(i);
+      unpoison(p, bytes);
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+bool BlockCache::keep(void* p, std::size_t bytes, std::size_t align) noexcept {
+  if (bytes < kMinBytes || bytes > kMaxBlockBytes) return false;
+  while (count_ == kMaxEntries || bytes_ + bytes > kMaxBytes) {
+    const Entry oldest = entries_[0];
+    remove(0);
+    release(oldest.p, oldest.bytes, oldest.align);
+  }
+  poison(p, bytes);
+  entries_[count_++] = Entry{.p = p, .bytes = bytes, .align = align};
+  bytes_ += bytes;
+  g_cached_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  return true;
+}
+
+// Out of line and read afresh at each call (C1 and llvm #98479: a cached TLS address would
+// name the OS thread a fiber ran on before its last switch).
+[[gnu::noipa]] BlockCache* this_worker_block_cache() noexcept {
+  if (current_worker_uncached() == &g_serial_worker) return nullptr;
+  thread_local BlockCache cache;
+  return &cache;
+}
+
+std::size_t cached_heap_bytes() noexcept { return g_cached_bytes.load(std::memory_order_relaxed); }
+
+}  // namespace weft::detail
