@@ -123,7 +123,9 @@ TEST(BlockCache, AKeptBlockIsPoisonedUntilTaken) {
 }
 #endif
 
-TEST(BlockCache, NoneOffAWorker) { EXPECT_EQ(weft::detail::this_worker_block_cache(), nullptr); }
+TEST(BlockCache, NoneOffAWorker) {
+  EXPECT_EQ(weft::detail::block_cache_of(*weft::detail::current_worker_uncached()), nullptr);
+}
 
 // weft::allocate on a worker reuses the block its deallocate kept, the runtime's stats show
 // it, and the cache goes with the worker's OS thread.
@@ -135,7 +137,7 @@ TEST(BlockCache, AWorkersAllocationsReuseItsFreedBlocksUntilTheRuntimeEnds) {
     config.workers = 1;
     weft::Runtime rt(config);
     rt.run([&] {
-      ASSERT_NE(weft::detail::this_worker_block_cache(), nullptr);
+      ASSERT_NE(weft::detail::block_cache_of(*weft::detail::current_worker_uncached()), nullptr);
       const std::size_t in_use = weft::heap_usage().in_use;
       void* const first = weft::allocate(n);
       weft::deallocate(first, n);

@@ -2,16 +2,13 @@
 // taken again, so a use after its deallocate is still reported.
 #include "core/threads/block_cache.hpp"
 
+#include <sanitizer/asan_interface.h>  // its poisoning macros do nothing without ASan
+
 #include <algorithm>
 #include <atomic>
 #include <new>
 
-#include "weft/detail/sanitizers.hpp"
 #include "weft/detail/worker_core.hpp"
-
-#if WEFT_DETAIL_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
 
 namespace weft::detail {
 
@@ -19,35 +16,17 @@ namespace {
 
 std::atomic<std::size_t> g_cached_bytes{0};  // relaxed: a count (C1)
 
-void poison(void* p, std::size_t bytes) noexcept {
-#if WEFT_DETAIL_ASAN
-  __asan_poison_memory_region(p, bytes);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
-void unpoison(void* p, std::size_t bytes) noexcept {
-#if WEFT_DETAIL_ASAN
-  __asan_unpoison_memory_region(p, bytes);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
 void release(void* p, std::size_t bytes, std::size_t align) noexcept {
-  unpoison(p, bytes);
+  ASAN_UNPOISON_MEMORY_REGION(p, bytes);
   ::operator delete (p, bytes, std::align_val_t{align});
 }
 
 }  // namespace
 
 BlockCache::~BlockCache() {
-  while (count_ > 0) {
-    const Entry e = entries_[0];
-    remove(0);
-    release(e.p, e.bytes, e.align);
-  }
+  for (std::size_t i = 0; i < count_; ++i)
+    release(entries_[i].p, entries_[i].bytes, entries_[i].align);
+  g_cached_bytes.fetch_sub(bytes_, std::memory_order_relaxed);
 }
 
 void BlockCache::remove(std::size_t i) noexcept {
@@ -62,7 +41,7 @@ void* BlockCache::take(std::size_t bytes, std::size_t align) noexcept {
     if (entries_[i].bytes == bytes && entries_[i].align == align) {
       void* const p = entries_[i].p;
       remove(i);
-      unpoison(p, bytes);
+      ASAN_UNPOISON_MEMORY_REGION(p, bytes);
       return p;
     }
   }
@@ -76,17 +55,18 @@ bool BlockCache::keep(void* p, std::size_t bytes, std::size_t align) noexcept {
     remove(0);
     release(oldest.p, oldest.bytes, oldest.align);
   }
-  poison(p, bytes);
+  ASAN_POISON_MEMORY_REGION(p, bytes);
   entries_[count_++] = Entry{.p = p, .bytes = bytes, .align = align};
   bytes_ += bytes;
   g_cached_bytes.fetch_add(bytes, std::memory_order_relaxed);
   return true;
 }
 
-// Out of line and read afresh at each call (C1 and llvm #98479: a cached TLS address would
-// name the OS thread a fiber ran on before its last switch).
-[[gnu::noipa]] BlockCache* this_worker_block_cache() noexcept {
-  if (current_worker_uncached() == &g_serial_worker) return nullptr;
+// Out of line so that the thread_local's address is taken afresh at each call (C1 and llvm
+// #98479: a cached TLS address would name the OS thread a fiber ran on before its last
+// switch).
+[[gnu::noipa]] BlockCache* block_cache_of(const WorkerCore& running) noexcept {
+  if (&running == &g_serial_worker) return nullptr;
   thread_local BlockCache cache;
   return &cache;
 }

@@ -18,6 +18,8 @@
 
 namespace weft::detail {
 
+struct WorkerCore;  // weft/detail/worker_core.hpp
+
 class BlockCache {
  public:
   // Blocks smaller than this stay with the C library, whose own bins serve them well.
@@ -56,10 +58,11 @@ class BlockCache {
   std::size_t bytes_ = 0;
 };
 
-// The calling OS thread's cache while it runs a worker (its own stack or a user-level
-// thread), else nullptr: code outside a runtime, a serial elision included, goes straight to
-// the C library. Read again after any switch: a thread may resume on another worker.
-BlockCache* this_worker_block_cache() noexcept;
+// The calling OS thread's cache, given the core it runs now (current_worker_uncached(), read
+// after the caller's last switch: a thread may resume on another worker); nullptr for
+// g_serial_worker, so code outside a runtime, a serial elision included, goes straight to the
+// C library.
+BlockCache* block_cache_of(const WorkerCore& running) noexcept;
 
 // Bytes held in all the workers' caches now.
 std::size_t cached_heap_bytes() noexcept;

@@ -84,9 +84,11 @@ void* allocate(std::size_t bytes, std::size_t align) {
       detail::switch_to_worker(
           detail::Worker::AfterSwitch{.kind = detail::Worker::AfterSwitch::kPreempt});
     }
-    t = detail::current_worker_uncached()->thread;  // the same thread, perhaps another worker
   }
-  detail::BlockCache* const cache = detail::this_worker_block_cache();
+  // Read after any switch above: the same thread, perhaps on another worker.
+  detail::WorkerCore* const core = detail::current_worker_uncached();
+  if (t != nullptr) t = core->thread;
+  detail::BlockCache* const cache = detail::block_cache_of(*core);
   void* p = cache != nullptr ? cache->take(bytes, align) : nullptr;
   if (p == nullptr) p = ::operator new (bytes, std::align_val_t{align});
   count_allocation(bytes);
@@ -96,13 +98,13 @@ void* allocate(std::size_t bytes, std::size_t align) {
 
 void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
   if (p == nullptr) return;
-  detail::BlockCache* const cache = detail::this_worker_block_cache();
+  detail::WorkerCore* const core = detail::current_worker_uncached();
+  detail::BlockCache* const cache = detail::block_cache_of(*core);
   if (cache == nullptr || !cache->keep(p, bytes, align)) {
     ::operator delete (p, bytes, std::align_val_t{align});
   }
   g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
-  detail::WorkerCore* const core = detail::current_worker_uncached();
-  if (core != nullptr && core->thread != nullptr) {
+  if (core->thread != nullptr) {
     core->thread->quota_used -= static_cast<std::int64_t>(bytes);  // net bytes
   }
 }
