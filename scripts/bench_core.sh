@@ -3,8 +3,9 @@
 #   1. fib(37) on 1 worker against the plain serial recursion (ratio, ns per spawn);
 #   2. fib(39) on 1 and 2 workers, policies one and half (speedup);
 #   3. fib(40) with fixed:2 and fixed:20 on 1 and 2 workers (completes, verified);
-#   4. instructions per spawn+join with valgrind --tool=callgrind (deterministic), under
-#      both steal mechanisms (WEFT_MECHANISM=concurrent and request).
+#   4. instructions per operation with valgrind --tool=callgrind (deterministic):
+#      build/bench/instructions/weft-instructions, per spawn+join of each fork-join form and
+#      of the C interface, per loop chunk and per thread yield (its source says how it counts).
 # Every run is verified against fib(n) computed by iteration (weft-fib-demo). JSON goes to
 # build/bench-core/*.json. Usage: scripts/bench_core.sh [--repeat R]
 set -euo pipefail
@@ -28,20 +29,11 @@ echo "== fib(40), fixed:2 and fixed:20"
 echo
 
 if command -v valgrind >/dev/null 2>&1; then
-  # fib(35) minus fib(30) cancels the start-up. Where valgrind lacks membarrier, the concurrent
-  # mechanism runs in its fence mode there (its joins settle out of line, ~20 instructions
-  # more than natively); where it passes membarrier through, the two counts agree.
-  echo "== callgrind: instructions per spawn+join, 1 worker (fib(35) minus fib(30)), both mechanisms"
-  instr() {  # total instructions of one run: MECHANISM SIDE N
-    WEFT_MECHANISM="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$demo" \
-      --only "$2" --n "$3" --workers 1 --steal one --repeat 1 2>&1 >/dev/null |
-      awk '/refs:/ { gsub(",", "", $4); print $4 }'
-  }
-  s30=$(instr concurrent serial 30); s35=$(instr concurrent serial 35)
-  spawns=$(( (14930352 - 1) - (1346269 - 1) ))  # (fib(36) - 1) - (fib(31) - 1): extra spawns
-  for mech in concurrent request; do
-    w30=$(instr "$mech" weft 30); w35=$(instr "$mech" weft 35)
-    awk -v m="$mech" -v w30="$w30" -v w35="$w35" -v s30="$s30" -v s35="$s35" -v n="$spawns" 'BEGIN {
-      printf "%-10s weft: %.2f instructions per spawn (its two calls included); serial: %.2f per two calls; overhead of spawn+join: %.2f\n", m, (w35 - w30) / n, (s35 - s30) / n, ((w35 - w30) - (s35 - s30)) / n }'
-  done
+  # weft-instructions runs each form under callgrind at two sizes and divides the difference,
+  # so start-up cancels; spawn+join under the request mechanism, and once under the concurrent
+  # one, which counts the same where valgrind passes membarrier through (it says whether).
+  instructions=build/bench/instructions/weft-instructions
+  [[ -x "$instructions" ]] || { echo "bench_core.sh: $instructions is not built" >&2; exit 1; }
+  echo "== callgrind: instructions per operation, 1 worker"
+  "$instructions" --json "$out/instructions.json"
 fi
