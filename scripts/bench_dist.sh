@@ -7,11 +7,14 @@
 # wall time, the request round trip and chunk transfer times and the ranks' time profile.
 #
 # Usage: scripts/bench_dist.sh [--trees T1L,T3L] [--repeat 5] [--chunk 8] [--poll 0]
-#                              [--out docs/results/dist]
+#                              [--out DIR]
 #        scripts/bench_dist.sh --sweep [--trees ...] [--repeat R] [--out ...]
 #   --sweep: weft-uts-dist alone at 2 ranks under half, over chunks of 2, 8, 32 and 128 nodes
 #   and polls every 64 nodes or adaptive, alternated, into OUT/sweep.md: how to choose --chunk
 #   and --poll for the comparison.
+#   --out: the sitting's folder (default results/YYYY-MM-DD-dist, or -dist-sweep with --sweep,
+#   today's date; it must not exist yet); give it a manifest.json and cite it from a document
+#   (results/README.md, scripts/check_results_cited.py).
 # Needs the Release build with the MPI programs (scripts/setup.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +24,7 @@ trees=T1L,T3L
 repeat=5
 chunk=8
 poll=0
-out=docs/results/dist
+out=""
 sweep=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -35,6 +38,11 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench_dist.sh: --repeat needs a count" >&2; exit 2; }
+if [[ -z "$out" ]]; then
+  out="results/$(date +%F)-dist"
+  [[ "$sweep" -eq 0 ]] || out+="-sweep"
+  [[ ! -e "$out" ]] || { echo "bench_dist.sh: $out exists; name another with --out" >&2; exit 2; }
+fi
 bench=build/bench/cli/weft-bench
 dist=build/dist/weft-uts-dist
 [[ -x "$bench" && -x "$dist" ]] || { echo "bench_dist.sh: build first (scripts/setup.sh)" >&2; exit 1; }

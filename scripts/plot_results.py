@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots and tables for docs/RESULTS.md from the JSON of `weft-bench compare --json FILE`.
 
-Writes into the output directory:
+Writes tables.md into OUT_DIR and the plots into IMAGE_DIR:
   tables.md    per workload: median time, speedup and weft/peer for every run, as Markdown
   speedup.png  speedup over the serial elision against the worker count, one panel per
                workload, one line per implementation (each weft policy and each peer)
@@ -12,8 +12,11 @@ Writes into the output directory:
                switch, frame management), one bar per policy and worker count, one panel
                per workload, like Figs. 10, 19, 21 and 24 of Adnan & Sato
 
-Usage: scripts/plot_results.py COMPARE.json [OUT_DIR]   (OUT_DIR defaults to docs/results)
+Usage: scripts/plot_results.py COMPARE.json [OUT_DIR [IMAGE_DIR]]
        scripts/plot_results.py --tables COMPARE.json OUT.md   (the tables only)
+OUT_DIR defaults to COMPARE.json's own folder (its sitting under results/, results/README.md);
+IMAGE_DIR to OUT_DIR when OUT_DIR is given, else to docs/images (where the documents' plots
+are).
 Needs matplotlib for the plots (PyPI; scripts/setup.sh installs it).
 """
 import json
@@ -186,7 +189,7 @@ def main(argv):
         out, name = os.path.split(argv[3])
         print(f"wrote {write_tables(load(argv[2]), out or '.', name)}")
         return 0
-    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
+    if len(argv) not in (2, 3, 4) or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) > 1 and argv[1] in ("-h", "--help") else 2
     try:
@@ -197,10 +200,13 @@ def main(argv):
     import matplotlib.pyplot as plt
 
     data = load(argv[1])
-    out = argv[2] if len(argv) == 3 else "docs/results"
+    out = argv[2] if len(argv) >= 3 else (os.path.dirname(argv[1]) or ".")
+    images = argv[3] if len(argv) == 4 else out if len(argv) == 3 else os.path.normpath(
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "images"))
     os.makedirs(out, exist_ok=True)
-    for path in (write_tables(data, out, "tables.md"), plot_speedup(data, plt, out),
-                 plot_ratios(data, plt, out), plot_profile(data, plt, out)):
+    os.makedirs(images, exist_ok=True)
+    for path in (write_tables(data, out, "tables.md"), plot_speedup(data, plt, images),
+                 plot_ratios(data, plt, images), plot_profile(data, plt, images)):
         if path:
             print(f"wrote {path}")
     return 0

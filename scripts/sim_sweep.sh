@@ -15,14 +15,17 @@
 #              costs file, from before the fence costs, needs membarrier)
 #   --part P:  write OUT/sweep_NAME+P.json, a part the table adds to OUT/sweep_NAME.json's runs
 #              (same costs, seed and barrier): a sweep may grow by policies or worker counts
-#              without running again what it has
+#              without running again what it has (needs --out, the sweep's folder)
+#   --out:     the sitting's folder (default results/YYYY-MM-DD-sim-sweep, today's date; it
+#              must not exist yet); give it a manifest.json and cite it from a document
+#              (results/README.md, scripts/check_results_cited.py)
 # Needs the Release build in build/ (scripts/setup.sh). The simulations are deterministic:
 # the same costs and seed give the same tables.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-out=docs/results/sim
+out=""
 workloads=fib:32,uts:T3,uts:B
 workers=1,16,64,256,1024
 costs=""
@@ -47,6 +50,12 @@ done
   { echo "sim_sweep.sh: --part '$part': letters, digits, _ and - only" >&2; exit 2; }
 [[ -z "$part" || -n "$costs" ]] ||
   { echo "sim_sweep.sh: --part needs --costs, the sweep's own costs file" >&2; exit 2; }
+[[ -z "$part" || -n "$out" ]] ||
+  { echo "sim_sweep.sh: --part needs --out, the sweep's folder" >&2; exit 2; }
+if [[ -z "$out" ]]; then
+  out="results/$(date +%F)-sim-sweep"
+  [[ ! -e "$out" ]] || { echo "sim_sweep.sh: $out exists; name another with --out" >&2; exit 2; }
+fi
 sim=build/sim/weft-sim
 [[ -x "$sim" ]] || { echo "sim_sweep.sh: build first (scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out"

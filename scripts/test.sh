@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # the stage_* functions are called indirectly
 # One command that runs weft's whole test suite, stage by stage:
-#   format   every C and C++ file is as clang-format (.clang-format) leaves it
+#   format   every C and C++ file is as clang-format (.clang-format) leaves it, and every
+#            path under results/ that a document cites exists, every sitting cited
+#            (scripts/check_results_cited.py)
 #   release  Release build in build/ (with the MPI programs), then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency -j2
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
@@ -141,6 +143,10 @@ run_ctest() {
 # Every C and C++ file as .clang-format says (clang-format from the Debian package; other
 # major versions format a few constructs differently).
 stage_format() {
+  # Every results/ path that a document or script cites exists, and every sitting is cited
+  # (results/README.md); needs no build.
+  detail "scripts/check_results_cited.py failed (cited results missing or uncited)"
+  python3 "$ROOT/scripts/check_results_cited.py"
   detail "clang-format not found (the clang-format package)"
   command -v clang-format >/dev/null 2>&1
   local -a files

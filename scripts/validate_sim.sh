@@ -5,6 +5,9 @@
 # (scripts/sim_validation_table.py) into OUT/validation.md and OUT/validation.json.
 #
 # Usage: scripts/validate_sim.sh [--repeat R] [--out DIR] [--workloads LIST] [--barrier B]
+#   DIR: the sitting's folder (default results/YYYY-MM-DD-sim-validation, today's date; it
+#   must not exist yet); give it a manifest.json and cite it from a document
+#   (results/README.md, scripts/check_results_cited.py).
 #   LIST: comma-separated fib:N, uts:TREE and compare workloads NAME:SIZE (default
 #   fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12).
 #   A compare workload is measured by weft-bench compare and simulated as the DAG that
@@ -24,7 +27,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 repeat=7
-out=docs/results/sim
+out=""
 workloads=fib:32,uts:T1,uts:T3,uts:T5,uts:B,strassen:1024,sparselu:50x100,fft:2^20,nqueens:12
 barrier=auto
 while [[ $# -gt 0 ]]; do
@@ -37,6 +40,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "validate_sim.sh: --repeat needs a count" >&2; exit 2; }
+if [[ -z "$out" ]]; then
+  out="results/$(date +%F)-sim-validation"
+  [[ ! -e "$out" ]] || { echo "validate_sim.sh: $out exists; name another with --out" >&2; exit 2; }
+fi
 [[ "$barrier" =~ ^(auto|membarrier|fence)$ ]] ||
   { echo "validate_sim.sh: --barrier '$barrier': expected auto, membarrier or fence" >&2; exit 2; }
 sim=build/sim/weft-sim
