@@ -55,15 +55,15 @@ TEST(BenchCliArgs, UtsDefaults) {
   EXPECT_EQ(o.json, "");
 }
 
-// uts and fib run what a user who sets nothing would get: WEFT_STEAL's policy, else the
-// runtime's default; --steal overrides both, and compare keeps its own sweep.
+// uts, fib and compare run what a user who sets nothing would get: WEFT_STEAL's policy, else
+// the runtime's default; --steal overrides both.
 TEST(BenchCliArgs, UtsAndFibStealAsTheRuntimeWouldWithoutSteal) {
   {
     const ScopedEnv env{{"WEFT_STEAL", "fixed:20"}};
     EXPECT_EQ(parse({"uts"}).steal, std::vector<std::string>{"fixed:20"});
     EXPECT_EQ(parse({"fib", "30"}).steal, std::vector<std::string>{"fixed:20"});
     EXPECT_EQ(parse({"fib", "30", "--steal", "half"}).steal, std::vector<std::string>{"half"});
-    EXPECT_EQ(parse({"compare"}).steal, (std::vector<std::string>{"one", "half"}));
+    EXPECT_EQ(parse({"compare"}).steal, std::vector<std::string>{"fixed:20"});
   }
   for (const char* unset : {static_cast<const char*>(nullptr), ""}) {  // empty is unset
     const ScopedEnv env{{"WEFT_STEAL", unset}};

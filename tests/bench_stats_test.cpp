@@ -281,7 +281,7 @@ TEST(StatsSitting, CommandLineQuotedForAShell) {
   EXPECT_EQ(info.date_utc.size(), 20u);  // 2026-12-07T12:34:56Z
   const std::string json = weft_stats::sitting_json_members(info);
   EXPECT_NE(json.find("\"seed\":9"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"command\":\"weft-bench compare --json 'a b.json'"), std::string::npos)
+  EXPECT_NE(json.find("\"command_line\":\"weft-bench compare --json 'a b.json'"), std::string::npos)
       << json;
 }
 

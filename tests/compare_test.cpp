@@ -40,8 +40,9 @@ TEST(BenchCompareArgs, DefaultsAreTheDocumentedSuite) {
   const Options o = parse({"compare"});
   EXPECT_EQ(o.command, Command::kCompare);
   EXPECT_EQ(o.workers, std::vector<unsigned>{2});
-  EXPECT_EQ(o.steal, (std::vector<std::string>{"one", "half"}));
+  EXPECT_EQ(o.steal, std::vector<std::string>{weft::Config::from_env().steal.spec()});
   EXPECT_EQ(o.repeat, 3);
+  EXPECT_FALSE(o.until_decided);
   EXPECT_EQ(o.workload_specs,
             (std::vector<std::string>{"fib:35", "uts:T3", "nqueens:13", "strassen:1024",
                                       "sparselu:50x100", "fft:2^22", "sort:1e7", "matmul:1024"}));
@@ -533,10 +534,19 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
 // --mechanism concurrent,request without peers: every weft run is one (mechanism, policy,
 // workers), alternated once per repetition in that order after the serial elision, all
 // verified; the table, the profile and the JSON name each run's mechanism.
+// `labels` cut into blocks of `size` (one workload's repetition), each block sorted: the
+// order within a block is the randomized one, the blocks' order is fixed.
+std::vector<std::string> in_blocks(std::vector<std::string> labels, std::size_t size) {
+  for (std::size_t i = 0; i + size <= labels.size(); i += size)
+    std::sort(labels.begin() + static_cast<std::ptrdiff_t>(i),
+              labels.begin() + static_cast<std::ptrdiff_t>(i + size));
+  return labels;
+}
+
 TEST(BenchCompareRun, BothMechanismsAlternateAndAreNamed) {
   const Options o = parse({"compare", "--workloads", "fib:14,nqueens:6", "--peers", "none",
                            "--workers", "1,2", "--steal", "one,half", "--mechanism",
-                           "concurrent,request", "--repeat", "2", "--profile"});
+                           "concurrent,request", "--repeat", "2", "--profile", "--seed", "5"});
   std::vector<std::string> labels;
   const weft_bench::CompareResult result =
       weft_bench::run_compare(o, [&](int rep, int, const std::string& label) {
@@ -550,11 +560,12 @@ TEST(BenchCompareRun, BothMechanismsAlternateAndAreNamed) {
         order.push_back(std::string("weft ") + mechanism + "/" + steal + " w=" + workers);
   order.insert(order.begin(), "serial");
   std::vector<std::string> expected;
-  for (const char* spec : {"fib:14", "nqueens:6"})
-    for (int rep = 1; rep <= 2; ++rep)
+  for (int rep = 1; rep <= 2; ++rep)
+    for (const char* spec : {"fib:14", "nqueens:6"})
       for (const std::string& label : order)
         expected.push_back(std::to_string(rep) + " " + spec + " " + label);
-  EXPECT_EQ(labels, expected);
+  EXPECT_EQ(in_blocks(labels, order.size()), in_blocks(expected, order.size()));
+  EXPECT_NE(labels, expected) << "each block's order shuffled";
   for (const auto& w : result.workloads) {
     ASSERT_EQ(w.runs.size(), order.size()) << w.spec.text();
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
@@ -614,7 +625,7 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
   using weft::StealMechanism;
   const weft_bench::LoopSettings pcb{LoopScheme::kPcb, LoopFrames::kStack, AdaptiveFork::kOff};
   const weft_bench::LoopSettings dlist{LoopScheme::kDlist, LoopFrames::kStack, AdaptiveFork::kOff};
-  weft_bench::CompareWorkload w{workloads::parse_spec("gauss-jordan:20"), {}, true, 400};
+  weft_bench::CompareWorkload w{workloads::parse_spec("gauss-jordan:20"), {}, true, 400, {}, 3};
   w.runs.push_back(loop_run(StealMechanism::kConcurrent, pcb, 1, {0.5, 0.5, 0.5}));
   w.runs.front().impl = "serial";
   w.runs.front().loop_settings.reset();
@@ -648,19 +659,22 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
   result.repeat = 3;
   result.workloads.push_back(w);
   const std::string table = weft_bench::compare_table(result);
-  EXPECT_NE(table.find("  weft loop settings, median (min-max) of paired repetitions (< 1: the "
-                       "first faster):\n"
-                       "    pcb/dlist 2.000 (0.500-4.000)  concurrent/one dynamic:1 stack/adapt=0 "
-                       "w=1\n"
-                       "    pcb/dlist 1.000 (0.500-1.500)  concurrent/one dynamic:1 stack/adapt=0 "
-                       "w=2\n"),
+  // Three repetitions decide nothing: the intervals are the ratios' whole range.
+  EXPECT_NE(table.find("  weft loop settings, paired repetitions, median [interval] verdict (< 1: "
+                       "the first faster):\n"
+                       "    pcb/dlist 2.000 [0.500, 4.000] undecided n=3  concurrent/one "
+                       "dynamic:1 stack/adapt=0 w=1\n"
+                       "    pcb/dlist 1.000 [0.500, 1.500] undecided n=3  concurrent/one "
+                       "dynamic:1 stack/adapt=0 w=2\n"),
             std::string::npos)
       << table;
   const std::string json = weft_bench::compare_json(result);
   EXPECT_NE(json.find("\"weft_pairs\":[{\"setting\":\"loops\",\"name\":\"pcb/dlist\","
                       "\"a\":\"weft concurrent/one dynamic:1 pcb/stack/adapt=0 w=1\","
                       "\"b\":\"weft concurrent/one dynamic:1 dlist/stack/adapt=0 w=1\","
-                      "\"workers\":1,\"median\":2,\"min\":0.5,\"max\":4},"),
+                      "\"workers\":1,\"median\":2,\"min\":0.5,\"max\":4,\"ratio_median\":2,"
+                      "\"ci_low\":0.5,\"ci_high\":4,\"confidence\":0.95,\"verdict\":\"undecided\","
+                      "\"n\":3},"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"label\":\"serial\",\"loops\":null,\"frames\":null,"
@@ -674,7 +688,7 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
       << json;
 
   // The frame home and adaptive fork are named by their values, the latter prefixed.
-  weft_bench::CompareWorkload f{workloads::parse_spec("gauss-jordan:20"), {}, true, 400};
+  weft_bench::CompareWorkload f{workloads::parse_spec("gauss-jordan:20"), {}, true, 400, {}, 2};
   f.runs.push_back(w.runs.front());
   for (const LoopFrames frames : {LoopFrames::kPool, LoopFrames::kStack})
     for (const AdaptiveFork adaptive : {AdaptiveFork::kLazy, AdaptiveFork::kOn})
@@ -715,13 +729,18 @@ TEST(BenchCompareRun, LoopSettingsSeriesAlternateAndArePaired) {
   const std::string pcb = "weft concurrent/one dynamic:1 pcb/" + frames + "/adapt=0 w=2";
   const std::string dlist = "weft concurrent/one dynamic:1 dlist/" + frames + "/adapt=0 w=2";
   std::vector<std::string> expected;
-  for (int rep = 1; rep <= 2; ++rep)
+  for (int rep = 1; rep <= 2; ++rep) {
     for (const std::string& label : {std::string("serial"), pcb, dlist})
       expected.push_back(std::to_string(rep) + " gauss-jordan:20 " + label);
-  for (int rep = 1; rep <= 2; ++rep)
     for (const std::string& label : {std::string("serial"), std::string("weft concurrent/one w=2")})
       expected.push_back(std::to_string(rep) + " fib:10 " + label);
-  EXPECT_EQ(labels, expected);
+  }
+  std::vector<std::string> sorted_labels = labels, sorted_expected = expected;
+  std::sort(sorted_labels.begin(), sorted_labels.end());
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  EXPECT_EQ(sorted_labels, sorted_expected);
+  EXPECT_EQ(labels[0].substr(0, 18), "1 gauss-jordan:20 ");
+  EXPECT_EQ(labels[3].substr(0, 9), "1 fib:10 ");
 
   const weft_bench::CompareWorkload& loops = result.workloads[0];
   ASSERT_EQ(loops.runs.size(), 3u);
@@ -747,7 +766,7 @@ TEST(BenchCompareRun, LoopSettingsSeriesAlternateAndArePaired) {
   EXPECT_TRUE(weft_bench::weft_pairs(fib).empty());
 
   const std::string table = weft_bench::compare_table(result);
-  EXPECT_EQ(occurrences(table, "  weft loop settings, median (min-max)"), 1u) << table;
+  EXPECT_EQ(occurrences(table, "  weft loop settings, paired repetitions"), 1u) << table;
   EXPECT_EQ(occurrences(table, "\n    pcb/dlist "), 1u) << table;
   EXPECT_NE(table.find("  " + dlist + " "), std::string::npos) << table;
   const std::string json = weft_bench::compare_json(result);
@@ -765,8 +784,10 @@ TEST(BenchCompareRun, LoopSettingsSeriesAlternateAndArePaired) {
 
 // The weft/peer ratio takes weft's best (mechanism, policy) at the peer's worker count, and
 // the table and JSON name both. Built by hand: the choice must not depend on timing noise.
-TEST(BenchCompareRun, PeerRatioNamesTheBestMechanismAndPolicy) {
-  weft_bench::CompareWorkload w{workloads::parse_spec("fib:10"), {}};
+// weft's run for a peer is chosen before the times are known: the defaults' series where
+// one ran at the peer's worker count, else the first listed, never the fastest.
+TEST(BenchCompareRun, PeerRatioTakesWeftsPreRegisteredSeries) {
+  weft_bench::CompareWorkload w{workloads::parse_spec("fib:10"), {}, false, 0, {}, 6};
   const auto run = [](std::string impl, weft::StealMechanism m, std::string steal, unsigned workers,
                       std::vector<double> times) {
     weft_bench::CompareRun r;
@@ -779,25 +800,42 @@ TEST(BenchCompareRun, PeerRatioNamesTheBestMechanismAndPolicy) {
     return r;
   };
   using weft::StealMechanism;
-  w.runs.push_back(run("serial", StealMechanism::kConcurrent, "", 1, {4.0, 4.0}));
-  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "one", 2, {3.0, 3.0}));
-  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "half", 2, {2.5, 2.5}));
-  w.runs.push_back(run("weft", StealMechanism::kRequest, "one", 2, {2.4, 2.6}));
-  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 2, {2.0, 1.0}));  // the best
-  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 1, {0.5, 0.5}));  // other w
-  w.runs.push_back(run("tbb", StealMechanism::kConcurrent, "", 2, {4.0, 2.0}));
-  const std::vector<weft_bench::PeerRatio> ratios = weft_bench::peer_ratios(w);
+  const std::vector<double> six(6, 4.0);
+  w.runs.push_back(run("serial", StealMechanism::kConcurrent, "", 1, six));
+  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "one", 2, {3, 3, 3, 3, 3, 3}));
+  w.runs.push_back(run("weft", StealMechanism::kConcurrent, "half", 2, {1, 1, 1, 1, 1, 1}));
+  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 2, {2, 2, 2, 2, 2, 2}));
+  w.runs.push_back(run("weft", StealMechanism::kRequest, "half", 1, {5, 5, 5, 5, 5, 5}));
+  w.runs.push_back(run("tbb", StealMechanism::kConcurrent, "", 2, {4, 4, 4, 4, 4, 4}));
+  // No defaults among them: the first at 2 workers, though "half" is faster.
+  std::vector<weft_bench::PeerRatio> ratios = weft_bench::peer_ratios(w);
   ASSERT_EQ(ratios.size(), 1u);
-  EXPECT_EQ(ratios[0].weft, &w.runs[4]);
+  EXPECT_EQ(ratios[0].weft, &w.runs[1]);
+  EXPECT_DOUBLE_EQ(ratios[0].median, 0.75);
+  // The defaults' series wherever it stands.
+  w.runs[3].defaults = true;
+  ratios = weft_bench::peer_ratios(w);
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_EQ(ratios[0].weft, &w.runs[3]);
   EXPECT_DOUBLE_EQ(ratios[0].min, 0.5);
   EXPECT_DOUBLE_EQ(ratios[0].max, 0.5);
   weft_bench::CompareResult result;
-  result.repeat = 2;
+  result.repeat = 6;
   result.workloads.push_back(w);
   const std::string table = weft_bench::compare_table(result);
-  EXPECT_NE(table.find("0.500 (0.500-0.500) request/half"), std::string::npos) << table;
+  EXPECT_NE(table.find("0.500 [0.500, 0.500] ahead     n=6  request/half"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("pairs: 5; 5 decided (4 ahead, 0 level, 1 behind), 0 undecided"),
+            std::string::npos)
+      << table;
   const std::string json = weft_bench::compare_json(result);
   EXPECT_NE(json.find("\"weft_mechanism\":\"request\",\"weft_steal\":\"half\""), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("{\"kind\":\"weft/peer\",\"name\":\"weft/tbb\",\"a\":\"weft "
+                      "request/half w=2\",\"b\":\"tbb w=2\",\"workers\":2,\"ratio_median\":0.5,"
+                      "\"ci_low\":0.5,\"ci_high\":0.5,\"confidence\":0.95,\"verdict\":\"ahead\","
+                      "\"n\":6,"),
+            std::string::npos)
       << json;
   EXPECT_NE(json.find("{\"impl\":\"tbb\",\"mechanism\":null,"), std::string::npos) << json;
 }

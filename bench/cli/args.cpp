@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <random>
 #include <system_error>
 #include <weft/config.hpp>
 
@@ -23,6 +24,15 @@ std::int64_t parse_integer(std::string_view argument, std::string_view text, std
     throw UsageError(argument, "expected a whole number from " + std::to_string(lo) + " to " +
                                    std::to_string(hi) + ", got \"" + std::string(text) + "\"");
   }
+  return v;
+}
+
+// --seed: any unsigned 64-bit number.
+std::uint64_t parse_seed(std::string_view argument, std::string_view text) {
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
+    throw UsageError(argument, "expected a whole number from 0 to 18446744073709551615");
   return v;
 }
 
@@ -352,7 +362,6 @@ Options parse_args(std::span<const std::string_view> args) {
   } else if (sub == "compare") {
     o.command = Command::kCompare;
     o.workers = {2};
-    o.steal = {"one", "half"};
     o.repeat = 3;
     o.workload_specs = parse_workload_specs(workloads::default_specs());
     o.peers = known_peers();
@@ -364,6 +373,9 @@ Options parse_args(std::span<const std::string_view> args) {
   }
   bool workers_given = false;
   bool steal_given = false;
+  bool repeat_given = false;
+  bool seed_given = false;
+  bool budget_given = false;
   bool have_n = false;
   std::vector<std::pair<std::string_view, std::string_view>> tree_flags;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -379,13 +391,17 @@ Options parse_args(std::span<const std::string_view> args) {
       continue;
     }
     if (!flag.starts_with("-")) throw UsageError(flag, "unexpected argument");
-    if (flag == "--profile" && o.command != Command::kThreads) {  // the only one without a value
+    if (flag == "--profile" && o.command != Command::kThreads) {  // the options without a value
       o.profile = true;
+      continue;
+    }
+    if (flag == "--until-decided" && o.command == Command::kCompare) {
+      o.until_decided = true;
       continue;
     }
     const bool threads = o.command == Command::kThreads;
     const bool is_option =
-        flag == "--workers" || flag == "--repeat" || flag == "--json" ||
+        flag == "--workers" || flag == "--repeat" || flag == "--json" || flag == "--seed" ||
         (!threads && (flag == "--steal" || flag == "--mechanism")) ||
         (o.command != Command::kCompare && !threads && flag == "--trace") ||
         (threads && (flag == "--bench" || flag == "--sched" || flag == "--n" || flag == "--quota" ||
@@ -395,7 +411,8 @@ Options parse_args(std::span<const std::string_view> args) {
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
         (o.command == Command::kCompare &&
          (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir" ||
-          flag == "--schedule" || flag == "--loops" || flag == "--frames" || flag == "--adaptive"));
+          flag == "--schedule" || flag == "--loops" || flag == "--frames" || flag == "--adaptive" ||
+          flag == "--budget" || flag == "--resamples"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -419,6 +436,15 @@ Options parse_args(std::span<const std::string_view> args) {
       }
     } else if (flag == "--repeat") {
       o.repeat = static_cast<int>(parse_integer(argument, value, 1, 100000));
+      repeat_given = true;
+    } else if (flag == "--seed") {
+      o.seed = parse_seed(argument, value);
+      seed_given = true;
+    } else if (flag == "--budget") {
+      o.budget_s = static_cast<double>(parse_integer(argument, value, 1, 7 * 24 * 3600));
+      budget_given = true;
+    } else if (flag == "--resamples") {
+      o.resamples = static_cast<int>(parse_integer(argument, value, 2000, 10000000));
     } else if (flag == "--json") {
       if (value.empty()) throw UsageError(flag, "empty file name");
       o.json = value;
@@ -479,13 +505,23 @@ Options parse_args(std::span<const std::string_view> args) {
     }
   }
   if (o.command == Command::kFib && !have_n) throw UsageError("fib", "missing N (e.g. fib 35)");
+  if (budget_given && !o.until_decided)
+    throw UsageError("--budget", "applies only with --until-decided");
+  if (o.until_decided) {
+    if (!repeat_given) o.repeat = 10;
+    if (o.repeat < 5) {
+      throw UsageError("--repeat " + std::to_string(o.repeat),
+                       "with --until-decided it is the first look's repetitions: at least 5");
+    }
+  }
+  if (!seed_given) o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   // One file cannot hold both: the second write would silently replace the first.
   if (!o.json.empty() && !o.trace.empty() && same_file(o.json, o.trace)) {
     throw UsageError("--json " + o.json + " and --trace " + o.trace,
                      "the same file (each needs its own)");
   }
-  // uts and fib measure what a user who sets nothing gets; compare sweeps its own list.
-  if (!steal_given && (o.command == Command::kUts || o.command == Command::kFib)) {
+  // uts, fib and compare measure what a user who sets nothing gets.
+  if (!steal_given && o.command != Command::kThreads) {
     o.steal = {runtime_steal_spec()};
   }
   if (o.command == Command::kThreads) {
@@ -507,12 +543,13 @@ std::string usage() {
          "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2]\n"
          "                 [--mechanism concurrent,request] [--repeat R] [--json FILE|-]\n"
          "                 [--profile] [--trace FILE|-]\n"
-         "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal one,half] [--workers 2]\n"
+         "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal POLICY,...] [--workers 2]\n"
          "                 [--mechanism concurrent,request] [--peers "
          "gomp,libomp,tbb,rayon,java,go|none]\n"
          "                 [--peer-dir DIR] [--repeat 3] [--json FILE|-] [--profile]\n"
          "                 [--schedule dynamic:1,factoring,...] [--loops pcb,dlist,split]\n"
-         "                 [--frames stack,pool] [--adaptive 0,1,lazy]\n"
+         "                 [--frames stack,pool] [--adaptive 0,1,lazy] [--seed N]\n"
+         "                 [--until-decided [--budget SECONDS]] [--resamples 10000]\n"
          "  weft-bench threads [--bench micro,matmul,tree,many,barnes,dtree] [--workers W,...]\n"
          "                 [--sched fifo,lifo,df,dfd] [--repeat 7] [--n 1024,2048]\n"
          "                 [--quota K,...] [--stack 16K,1M] [--depth 12] [--count 1048576]\n"
@@ -534,9 +571,9 @@ std::string usage() {
          "  defaults to the runtime's own policy, as for uts.\n"
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
-         "  not built is reported as skipped). Every run is verified. The ratio column is weft's\n"
-         "  best mechanism/policy over the peer, per repetition (< 1: weft faster). Interrupted\n"
-         "  (SIGINT, SIGTERM, SIGHUP), weft-bench passes the signal on to the running peer and\n"
+         "  not built is reported as skipped). Every run is verified. --steal defaults to the\n"
+         "  runtime's own policy, as for uts. Interrupted (SIGINT, SIGTERM, SIGHUP), weft-bench\n"
+         "  passes the signal on to the running peer and\n"
          "  dies of it. Workloads and default sizes: " +
          workload_names() +
          ".\n"
@@ -556,6 +593,23 @@ std::string usage() {
          "  adds cost = median x workers, ns per innermost iteration (per chunk under\n"
          "  dynamic:1) and the threads a run used (OpenMP nested: the distinct threads its\n"
          "  regions ran on).\n"
+         "compare's claims, each a pair of runs timed side by side in every repetition: every\n"
+         "  weft series over the serial elision, every peer series under weft's series for it\n"
+         "  (the defaults' where one ran, else the first listed; never the fastest after the\n"
+         "  fact) and loop settings over each other (below): the median of the paired ratios\n"
+         "  a/b with a 95 % percentile bootstrap interval (--resamples, default 10000) and a\n"
+         "  verdict: ahead (upper bound < 1), behind (lower bound > 1), level (the interval\n"
+         "  inside [0.97, 1.03]), else undecided; fewer than 5 repetitions decide nothing.\n"
+         "  Table: \"0.912 [0.874, 0.950] ahead n=10\". Each repetition runs a workload's runs\n"
+         "  in an order shuffled by --seed (default: random, and recorded). --until-decided\n"
+         "  adds repetitions until every pair is decided or --budget seconds (default 600)\n"
+         "  are spent: it looks after --repeat repetitions (default 10), then x1.5 each time,\n"
+         "  look k at confidence 1 - 0.05/(k(k+1)), so that the chance of ever calling a pair\n"
+         "  at parity ahead or behind stays under 5 %; a workload whose pairs are decided\n"
+         "  stops, each pair keeps the look that decided it, and a line per look goes to\n"
+         "  standard error. Between repetitions a fixed calibration kernel times the host: a\n"
+         "  coefficient of variation over 0.05 or steal time over 2 % (/proc/stat) marks the\n"
+         "  sitting unsteady (\"host_unsteady\" in the JSON). docs/MEASURING.md explains.\n"
          "--loops pcb,dlist,split, --frames stack,pool, --adaptive 0,1,lazy (compare, weft\n"
          "  only; default WEFT_LOOPS, WEFT_LOOP_FRAMES, WEFT_ADAPTIVE_FORK, else pcb, stack, 1):\n"
          "  on a loop workload weft runs one series per combination of loop scheme, frame home\n"
@@ -565,9 +619,9 @@ std::string usage() {
          "  on fork-join workloads, which ignore the three, as they do --schedule). Where one of\n"
          "  them has two values or more, the table adds the paired ratios of the first value's\n"
          "  series over each other value's, all else alike, repetition by repetition, e.g.\n"
-         "  \"pcb/dlist 0.912 (0.874-0.950)\", \"stack/pool\", \"adapt=1/0\" (< 1: the first\n"
-         "  faster); the JSON has them in each workload's \"weft_pairs\" (setting, name, a, b,\n"
-         "  workers, median, min, max).\n"
+         "  \"pcb/dlist 0.912 [0.874, 0.950] ahead\", \"stack/pool\", \"adapt=1/0\" (< 1: the\n"
+         "  first faster); the JSON has them in each workload's \"weft_pairs\" (setting, name,\n"
+         "  a, b, workers, median, min, max, ci_low, ci_high, verdict, n) and \"pairs\".\n"
          "--mechanism (weft only, default concurrent): the steal mechanisms to sweep, like\n"
          "  --steal: every weft run is one (mechanism, policy, workers), labelled e.g.\n"
          "  \"weft request/half w=2\", with \"mechanism\":\"request\" in its JSON run object;\n"

@@ -98,6 +98,17 @@ struct Options {
   std::vector<weft::LoopFrames> loop_frames;
   std::vector<weft::AdaptiveFork> adaptive_forks;
   std::string peer_dir;  // "" = default_peer_dir()
+  // How repetitions become claims (bench/stats). --seed: the randomized order of every
+  // repetition and the bootstrap's resamples (default: drawn from std::random_device, and
+  // printed, so that a sitting can be replayed). compare --until-decided: add repetitions
+  // until every pair has a verdict or --budget seconds are spent; --repeat is then the
+  // first look (default 10). --resamples: per interval, at least 2000.
+  std::uint64_t seed = 0;
+  bool until_decided = false;
+  double budget_s = 600;
+  int resamples = 10000;
+  // The program's name and arguments, as the documents record them (set by main).
+  std::vector<std::string> command_line;
   // threads: what to run (its repeat and workers are copied from the shared fields above,
   // workers only when --workers was given: each benchmark has its own default).
   threads_bench::Settings threads;

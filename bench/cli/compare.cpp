@@ -3,12 +3,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <weft/weft.hpp>
 
 #include "cli/peer_process.hpp"
+#include "common/text_format.hpp"
+#include "stats/randomized_blocks.hpp"
+#include "stats/sequential_looks.hpp"
 #include "workloads/par.hpp"
 #include "workloads/weft_par.hpp"
 
@@ -151,7 +156,7 @@ std::vector<std::optional<LoopSettings>> weft_loop_settings(const Options& o, bo
 // variant and schedule on a loop workload (skipped ones keep their reason and never run).
 CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
-  CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0};
+  CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0, {}, 0};
   w.runs.push_back(make_run("serial", "", 1, ""));
   const std::vector<std::optional<LoopSettings>> settings = weft_loop_settings(o, w.loops);
   for (const weft::StealMechanism mechanism : o.mechanisms) {
@@ -230,25 +235,10 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
   std::vector<PeerRatio> ratios;
   for (const CompareRun& peer : workload.runs) {
     if (!peer.is_peer() || peer.times.empty()) continue;
-    const auto candidate = [&peer](const CompareRun& r) {
-      return r.impl == "weft" && r.workers == peer.workers && !r.times.empty();
-    };
-    // Like for like: weft's runs of the peer's schedule, where there are any.
-    const bool same_schedule =
-        std::any_of(workload.runs.begin(), workload.runs.end(), [&](const CompareRun& r) {
-          return candidate(r) && !r.schedule.empty() && r.schedule == peer.schedule;
-        });
-    const CompareRun* best = nullptr;
-    for (const CompareRun& r : workload.runs) {
-      if (candidate(r) && (!same_schedule || r.schedule == peer.schedule) &&
-          (best == nullptr || median(r.times) < median(best->times)))
-        best = &r;
-    }
-    if (best == nullptr) continue;
-    std::vector<double> per_rep;
-    for (std::size_t i = 0; i < std::min(best->times.size(), peer.times.size()); ++i)
-      per_rep.push_back(best->times[i] / peer.times[i]);
-    ratios.push_back({best, &peer, median(per_rep), min_of(per_rep), max_of(per_rep)});
+    const CompareRun* weft = weft_run_for_peer(workload, peer);
+    if (weft == nullptr || weft->times.empty()) continue;
+    const std::vector<double> per_rep = weft_stats::paired_ratios(weft->times, peer.times);
+    ratios.push_back({weft, &peer, median(per_rep), min_of(per_rep), max_of(per_rep)});
   }
   return ratios;
 }
@@ -304,7 +294,7 @@ std::string context_without(const LoopSetting& setting, const CompareRun& run) {
 std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
   std::vector<const CompareRun*> weft;  // weft's runs with loop settings, in order
   for (const CompareRun& r : workload.runs)
-    if (r.impl == "weft" && r.loop_settings && !r.times.empty()) weft.push_back(&r);
+    if (r.impl == "weft" && r.loop_settings && r.skipped.empty()) weft.push_back(&r);
   std::vector<WeftPair> pairs;
   if (weft.empty()) return pairs;
   for (const LoopSetting& setting : kLoopSettings) {
@@ -334,55 +324,159 @@ std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
   return pairs;
 }
 
-CompareResult run_compare(const Options& o, const Progress& progress) {
+namespace {
+
+// Runs every run of `w` that is not skipped once, in the order block_order draws for this
+// repetition (runs[0], the serial elision, included), checking each.
+void run_repetition(CompareWorkload& w, std::vector<WeftSlot>& weft_slots,
+                    const std::string& peer_dir, std::uint64_t order_seed,
+                    const std::function<void(const CompareRun&)>& before) {
+  workloads::SerialPar serial;
+  const workloads::Spec& spec = w.spec;
+  const int rep = w.repetitions + 1;
+  for (const std::size_t i :
+       weft_stats::block_order(w.runs.size(), order_seed, static_cast<std::uint64_t>(rep))) {
+    CompareRun& run = w.runs[i];
+    if (!run.skipped.empty()) continue;
+    before(run);
+    double seconds = 0;
+    if (run.impl == "serial") {
+      const workloads::Outcome out = workloads::run_spec(spec, serial);
+      check(run, spec, out.error);
+      seconds = out.seconds;
+      run.result = out.result;
+      w.iterations = out.iterations;
+    } else if (run.impl == "weft") {
+      auto slot = std::find_if(weft_slots.begin(), weft_slots.end(),
+                               [i](const WeftSlot& s) { return s.run == i; });
+      weft::Runtime& rt = *slot->rt;
+      weft::Stats stats;
+      weft::LoopOptions loops;
+      if (!run.schedule.empty()) loops.schedule = weft::Schedule::parse(run.schedule);
+      workloads::WeftPar par(rt, &stats, loops);
+      workloads::warm_up(par);  // as each peer's process does before its timed run
+      const workloads::Outcome out = workloads::run_spec(spec, par);
+      check(run, spec, out.error);
+      seconds = out.seconds;
+      run.result = out.result;
+      add_stats(run, stats);
+    } else {
+      const PeerRun out = run_peer(peer_dir + "/weft-peer-" + run.impl, spec.text(), run.workers,
+                                   run.variant, run.schedule);
+      check(run, spec, out.verified ? "" : out.error);
+      seconds = out.seconds;
+      run.result = out.result;
+      run.threads = std::max(run.threads, out.threads);
+    }
+    run.times.push_back(seconds);
+  }
+  ++w.repetitions;
+}
+
+std::size_t undecided_pairs(const std::vector<CompareWorkload>& all) {
+  std::size_t n = 0;
+  for (const CompareWorkload& w : all)
+    for (const ComparePair& p : w.pairs) n += p.decided ? 0 : 1;
+  return n;
+}
+
+std::size_t total_pairs(const std::vector<CompareWorkload>& all) {
+  std::size_t n = 0;
+  for (const CompareWorkload& w : all) n += w.pairs.size();
+  return n;
+}
+
+// The streams of one sitting seed: each workload's order and its pairs' resamples.
+std::uint64_t order_seed(std::uint64_t seed, std::size_t workload) {
+  return weft_stats::derive_seed(seed, 1000 + workload);
+}
+std::uint64_t bootstrap_seed(std::uint64_t seed, std::size_t workload) {
+  return weft_stats::derive_seed(seed, 2000 + workload);
+}
+
+}  // namespace
+
+CompareResult run_compare(const Options& o, const Progress& progress,
+                          const LookReport& look_report) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const auto elapsed = [&t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   CompareResult result;
   result.repeat = o.repeat;
   result.profiled = o.profile;
   result.peer_dir = o.peer_dir.empty() ? default_peer_dir() : o.peer_dir;
-  for (const std::string& text : o.workload_specs) {
-    const workloads::Spec spec = workloads::parse_spec(text);
-    std::vector<WeftSlot> weft_slots;
-    CompareWorkload w = plan(o, spec, result.peer_dir, weft_slots);
-    workloads::SerialPar serial;
-    for (int rep = 1; rep <= o.repeat; ++rep) {
-      for (std::size_t i = 0; i < w.runs.size(); ++i) {
-        CompareRun& run = w.runs[i];
-        if (!run.skipped.empty()) continue;
-        if (progress) progress(rep, o.repeat, spec.text() + " " + run.label());
-        double seconds = 0;
-        if (run.impl == "serial") {
-          const workloads::Outcome out = workloads::run_spec(spec, serial);
-          check(run, spec, out.error);
-          seconds = out.seconds;
-          run.result = out.result;
-          w.iterations = out.iterations;
-        } else if (run.impl == "weft") {
-          auto slot = std::find_if(weft_slots.begin(), weft_slots.end(),
-                                   [i](const WeftSlot& s) { return s.run == i; });
-          weft::Runtime& rt = *slot->rt;
-          weft::Stats stats;
-          weft::LoopOptions loops;
-          if (!run.schedule.empty()) loops.schedule = weft::Schedule::parse(run.schedule);
-          workloads::WeftPar par(rt, &stats, loops);
-          workloads::warm_up(par);  // as each peer's process does before its timed run
-          const workloads::Outcome out = workloads::run_spec(spec, par);
-          check(run, spec, out.error);
-          seconds = out.seconds;
-          run.result = out.result;
-          add_stats(run, stats);
-        } else {
-          const PeerRun out = run_peer(result.peer_dir + "/weft-peer-" + run.impl, spec.text(),
-                                       run.workers, run.variant, run.schedule);
-          check(run, spec, out.verified ? "" : out.error);
-          seconds = out.seconds;
-          run.result = out.result;
-          run.threads = std::max(run.threads, out.threads);
-        }
-        run.times.push_back(seconds);
-      }
-    }
-    result.workloads.push_back(std::move(w));
+  result.resamples = o.resamples;
+  result.until_decided = o.until_decided;
+  result.budget_s = o.budget_s;
+  std::vector<std::string_view> words(o.command_line.begin(), o.command_line.end());
+  result.sitting = weft_stats::current_sitting(words, o.seed);
+  weft_stats::HostMonitor host;
+  host.calibrate();
+  // Every workload is planned, and its runtimes started, before any runs: with
+  // --until-decided the workloads take their repetitions in turns.
+  std::vector<std::vector<WeftSlot>> slots(o.workload_specs.size());
+  for (std::size_t k = 0; k < o.workload_specs.size(); ++k) {
+    const workloads::Spec spec = workloads::parse_spec(o.workload_specs[k]);
+    result.workloads.push_back(plan(o, spec, result.peer_dir, slots[k]));
+    result.workloads.back().pairs = plan_pairs(result.workloads.back());
   }
+  std::vector<CompareWorkload>& all = result.workloads;
+  const weft_stats::LookPlan looks{o.repeat, 1.5, 0.05};
+  const std::size_t pairs_in_all = total_pairs(all);
+  std::vector<bool> active(all.size(), true);
+  double last_round_s = 0;
+  for (int rep = 1;; ++rep) {
+    const double round_start = elapsed();
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (!active[k]) continue;
+      CompareWorkload& w = all[k];
+      run_repetition(
+          w, slots[k], result.peer_dir, order_seed(o.seed, k), [&](const CompareRun& run) {
+            if (!progress) return;
+            std::string label = w.spec.text() + " " + run.label();
+            if (o.until_decided) {
+              label = bench_text::format(
+                          "%zu of %zu pairs undecided, %.0f s left: ", undecided_pairs(all),
+                          pairs_in_all, std::max(0.0, o.budget_s - elapsed())) +
+                      label;
+            }
+            progress(rep, o.until_decided ? 0 : o.repeat, label);
+          });
+    }
+    host.calibrate();
+    last_round_s = elapsed() - round_start;
+    if (!o.until_decided) {
+      if (rep >= o.repeat) break;
+      continue;
+    }
+    // A look where the plan puts one, and a last one when the next round would overrun.
+    const bool out_of_time = elapsed() + last_round_s > o.budget_s;
+    const bool planned = rep == weft_stats::look_repetitions(looks, result.looks + 1);
+    if (!planned && !(out_of_time && rep >= o.repeat)) {
+      if (out_of_time) break;
+      continue;
+    }
+    ++result.looks;
+    const double confidence = weft_stats::look_confidence(looks, result.looks);
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (!active[k]) continue;
+      summarize_pairs(all[k], confidence, o.resamples, bootstrap_seed(o.seed, k), result.looks);
+      if (all_decided(all[k])) active[k] = false;
+    }
+    if (look_report) {
+      look_report(bench_text::format(
+          "look %d at %d repetitions (%.2f %% intervals): %zu of %zu pairs decided, %.0f s left",
+          result.looks, rep, confidence * 100, pairs_in_all - undecided_pairs(all), pairs_in_all,
+          std::max(0.0, o.budget_s - elapsed())));
+    }
+    if (out_of_time || std::none_of(active.begin(), active.end(), [](bool a) { return a; })) break;
+  }
+  if (!o.until_decided) {
+    for (std::size_t k = 0; k < all.size(); ++k)
+      summarize_pairs(all[k], 0.95, o.resamples, bootstrap_seed(o.seed, k), 0);
+  }
+  result.host = host.steadiness();
+  result.elapsed_s = elapsed();
   return result;
 }
 

@@ -10,13 +10,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 #include <weft/stats.hpp>
 
 #include "cli/args.hpp"
+#include "cli/compare_pairs.hpp"
 #include "cli/sweep.hpp"
+#include "stats/host_steadiness.hpp"
+#include "stats/sitting_info.hpp"
 #include "workloads/suite.hpp"
 
 namespace weft_bench {
@@ -65,19 +69,31 @@ struct CompareWorkload {
   std::vector<CompareRun> runs;  // runs[0] is the serial elision
   bool loops = false;            // a loop workload (workloads::is_loop_workload)
   std::uint64_t iterations = 0;  // a loop workload's innermost iterations per run
+  // Its claims (compare_pairs.hpp), summarised by run_compare; empty in a workload put
+  // together by hand, whose report then summarises them at 95 %.
+  std::vector<ComparePair> pairs;
+  int repetitions = 0;  // repetitions run (with --until-decided, each workload its own)
 };
 
 struct CompareResult {
-  int repeat = 0;
+  int repeat = 0;  // --repeat: the repetitions, or with --until-decided the first look's
   bool profiled = false;
   std::string peer_dir;
   std::vector<CompareWorkload> workloads;
+  // The sitting: what made it, and how steady the host was (bench/stats).
+  weft_stats::SittingInfo sitting;
+  weft_stats::Steadiness host;
+  int resamples = 10000;  // bootstrap resamples per interval
+  bool until_decided = false;
+  double budget_s = 0;  // --until-decided: the time allowed
+  int looks = 0;        // --until-decided: the looks taken
+  double elapsed_s = 0;
 };
 
-// The ratio weft/peer at one worker count: weft's best mechanism and policy there (the run of
-// lowest median; `weft` names both), among weft's runs of the peer's schedule where weft ran
-// it, against the peer, per repetition (the two ran side by side), as median and range.
-// < 1: weft faster.
+// The ratio weft/peer at one worker count: weft's run for the peer (weft_run_for_peer: the
+// defaults' series, else the first, never the fastest after the fact), among weft's runs of
+// the peer's schedule where weft ran it, against the peer, per repetition (the two ran side
+// by side), as median and range. < 1: weft faster.
 struct PeerRatio {
   const CompareRun* weft = nullptr;
   const CompareRun* peer = nullptr;
@@ -105,8 +121,19 @@ std::vector<WeftPair> weft_pairs(const CompareWorkload& workload);
 // The directory of the peer executables: WEFT_PEER_DIR, else ../peers beside this program.
 std::string default_peer_dir();
 
-// Throws VerifyError when any run's output is wrong (a peer's included) and PeerError
-// (peer_process.hpp) when a peer breaks the protocol.
-CompareResult run_compare(const Options& options, const Progress& progress = {});
+// Called after each look of --until-decided with a line such as "look 3 at 23 repetitions
+// (99.17 % intervals): 31 of 48 pairs decided, 1203 s left". May be empty.
+using LookReport = std::function<void(const std::string& line)>;
+
+// Runs the sitting: every workload planned first, then repetitions, each workload's runs in
+// a randomized block (bench/stats/randomized_blocks.hpp, from --seed), the host's
+// calibration kernel between repetitions. With --repeat R alone, R repetitions and 95 %
+// intervals. With --until-decided, the workloads take repetitions in turns, looking at
+// R (the first look), then x1.5 each (sequential_looks.hpp); a workload whose pairs are all
+// decided stops running, and the sitting ends when none is left or the next repetition
+// would pass --budget (after a last look). Throws VerifyError when any run's output is wrong
+// (a peer's included) and PeerError (peer_process.hpp) when a peer breaks the protocol.
+CompareResult run_compare(const Options& options, const Progress& progress = {},
+                          const LookReport& look_report = {});
 
 }  // namespace weft_bench

@@ -16,10 +16,48 @@ using bench_text::quote;
 
 double serial_median(const CompareWorkload& w) { return median(w.runs.front().times); }
 
-const PeerRatio* ratio_of(const std::vector<PeerRatio>& ratios, const CompareRun& run) {
-  for (const PeerRatio& r : ratios)
-    if (r.peer == &run) return &r;
+// The workload's pairs as run_compare summarised them; for a workload put together by hand
+// (no pairs), planned and summarised now at 95 %.
+std::vector<ComparePair> pairs_of(const CompareWorkload& w) {
+  if (!w.pairs.empty()) return w.pairs;
+  CompareWorkload copy = w;
+  copy.pairs = plan_pairs(copy);
+  summarize_pairs(copy, 0.95, 10000, 1, 0);
+  return copy.pairs;
+}
+
+// The pair whose ratio the table shows beside `run`: a weft run's over serial, a peer's
+// weft/peer.
+const ComparePair* pair_beside(const std::vector<ComparePair>& pairs, const CompareWorkload& w,
+                               const CompareRun& run) {
+  const std::size_t i = static_cast<std::size_t>(&run - w.runs.data());
+  for (const ComparePair& p : pairs) {
+    if (p.kind == "weft/serial" && p.a == i) return &p;
+    if (p.kind == "weft/peer" && p.b == i) return &p;
+  }
   return nullptr;
+}
+
+// "0.912 [0.874, 0.950] ahead n=10", with the confidence where it is not 95 %.
+std::string interval_text(const weft_stats::PairedSummary& s) {
+  std::string text = format("%.3f [%.3f, %.3f] %-9s n=%zu", s.ratio_median, s.ci_low, s.ci_high,
+                            std::string(weft_stats::verdict_name(s.verdict)).c_str(), s.n);
+  if (s.confidence != 0.95) text += format(" @%.2f%%", s.confidence * 100);
+  return text;
+}
+
+const ComparePair* pair_of_runs(const std::vector<ComparePair>& pairs, const CompareWorkload& w,
+                                const CompareRun* a, const CompareRun* b) {
+  for (const ComparePair& p : pairs)
+    if (&w.runs[p.a] == a && &w.runs[p.b] == b) return &p;
+  return nullptr;
+}
+
+void summary_json(std::ostringstream& out, const weft_stats::PairedSummary& s) {
+  out << ",\"ratio_median\":" << number(s.ratio_median) << ",\"ci_low\":" << number(s.ci_low)
+      << ",\"ci_high\":" << number(s.ci_high) << ",\"confidence\":" << number(s.confidence)
+      << ",\"verdict\":" << quote(std::string(weft_stats::verdict_name(s.verdict)))
+      << ",\"n\":" << s.n;
 }
 
 double per_run(std::uint64_t total, int repeat) {
@@ -56,7 +94,9 @@ double ns_per_iteration(const CompareWorkload& w, double seconds) {
 
 void workload_table(std::ostringstream& out, const CompareWorkload& w, bool profiled, int repeat) {
   const bool per_iteration = w.loops && w.iterations != 0;
-  out << "\n" << w.spec.text() << "    (" << w.runs.front().result << ")\n";
+  out << "\n"
+      << w.spec.text() << "    (" << w.runs.front().result << "; " << w.repetitions
+      << " repetitions)\n";
   // The label column: 36 wide, or the longest label's width (weft's loop settings).
   int width = 36;
   for (const CompareRun& run : w.runs)
@@ -64,10 +104,10 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
   out << format("  %-*s %10s %10s %10s %8s %10s", width, "implementation", "median s", "min s",
                 "max s", "speedup", "cost s");
   if (per_iteration) out << format(" %9s %7s", "ns/iter", "threads");
-  out << "  weft/peer median (min-max), weft's best mechanism/policy"
-      << (w.loops ? " (of the peer's schedule)\n" : "\n");
+  out << "  weft/serial or weft/peer: median [interval] verdict"
+      << (w.loops ? " (weft of the peer's schedule)\n" : "\n");
   const double base = serial_median(w);
-  const std::vector<PeerRatio> ratios = peer_ratios(w);
+  const std::vector<ComparePair> pairs = pairs_of(w);
   for (const CompareRun& run : w.runs) {
     if (!run.skipped.empty()) {
       out << format("  %-*s skipped: %s\n", width, run.label().c_str(), run.skipped.c_str());
@@ -77,20 +117,24 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
     out << format("  %-*s %10.4f %10.4f %10.4f %8.2f %10.4f", width, run.label().c_str(), m,
                   min_of(run.times), max_of(run.times), base / m, m * run.workers);
     if (per_iteration) out << format(" %9.2f %7u", ns_per_iteration(w, m), threads_of(run));
-    if (const PeerRatio* r = ratio_of(ratios, run))
-      out << format("  %.3f (%.3f-%.3f) %s", r->median, r->min, r->max,
-                    r->weft->weft_config().c_str());
+    if (const ComparePair* p = pair_beside(pairs, w, run)) {
+      out << "  " << interval_text(p->summary);
+      if (p->kind == "weft/peer") out << "  " << w.runs[p->a].weft_config();
+    }
     out << "\n";
   }
-  const std::vector<WeftPair> pairs = weft_pairs(w);
-  if (!pairs.empty()) {
-    out << "  weft loop settings, median (min-max) of paired repetitions (< 1: the first "
+  const std::vector<WeftPair> settings = weft_pairs(w);
+  if (!settings.empty()) {
+    out << "  weft loop settings, paired repetitions, median [interval] verdict (< 1: the first "
            "faster):\n";
-    std::size_t width = 0;
-    for (const WeftPair& p : pairs) width = std::max(width, p.name.size());
-    for (const WeftPair& p : pairs)
-      out << format("    %-*s %.3f (%.3f-%.3f)  %s\n", static_cast<int>(width), p.name.c_str(),
-                    p.median, p.min, p.max, p.context.c_str());
+    std::size_t name_width = 0;
+    for (const WeftPair& p : settings) name_width = std::max(name_width, p.name.size());
+    for (const WeftPair& p : settings) {
+      const ComparePair* pair = pair_of_runs(pairs, w, p.a, p.b);
+      out << format("    %-*s %s  %s\n", static_cast<int>(name_width), p.name.c_str(),
+                    pair != nullptr ? interval_text(pair->summary).c_str() : "-",
+                    p.context.c_str());
+    }
   }
   if (!profiled) return;
   out << "  profile (weft, fractions of the workers' time):\n";
@@ -148,15 +192,65 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
   out << "}";
 }
 
+// "pairs: 48; 40 decided (12 ahead, 20 level, 8 behind), 8 undecided"
+std::string verdict_counts(const CompareResult& result) {
+  std::size_t counts[4] = {0, 0, 0, 0}, total = 0;
+  for (const CompareWorkload& w : result.workloads) {
+    for (const ComparePair& p : pairs_of(w)) {
+      ++counts[static_cast<int>(p.summary.verdict)];
+      ++total;
+    }
+  }
+  using weft_stats::Verdict;
+  const std::size_t undecided = counts[static_cast<int>(Verdict::kUndecided)];
+  return format("pairs: %zu; %zu decided (%zu ahead, %zu level, %zu behind), %zu undecided", total,
+                total - undecided, counts[static_cast<int>(Verdict::kAhead)],
+                counts[static_cast<int>(Verdict::kLevel)],
+                counts[static_cast<int>(Verdict::kBehind)], undecided);
+}
+
+// The host's steadiness in one line, or a warning.
+std::string host_line(const weft_stats::Steadiness& h) {
+  std::string line = format("host: calibration kernel %.2f ms median, CV %.3f over %d runs",
+                            h.calibration_median_s * 1e3, h.calibration_cv, h.samples);
+  line += h.steal_share ? format(", steal time %.2f %%", *h.steal_share * 100)
+                        : std::string(", steal time not reported");
+  if (h.unsteady) return "HOST UNSTEADY (" + h.why + "): " + line;
+  return line + " (steady)";
+}
+
+void host_json(std::ostringstream& out, const weft_stats::Steadiness& h) {
+  out << "\"host\":{\"calibration_samples\":" << h.samples
+      << ",\"calibration_median_s\":" << number(h.calibration_median_s)
+      << ",\"calibration_cv\":" << number(h.calibration_cv)
+      << ",\"steal_share\":" << (h.steal_share ? number(*h.steal_share) : "null")
+      << ",\"cv_threshold\":" << number(weft_stats::kUnsteadyCv)
+      << ",\"steal_threshold\":" << number(weft_stats::kUnsteadySteal)
+      << ",\"why\":" << (h.unsteady ? quote(h.why) : "null") << "}"
+      << ",\"host_unsteady\":" << (h.unsteady ? "true" : "false");
+}
+
 }  // namespace
 
 std::string compare_table(const CompareResult& result) {
   std::ostringstream out;
-  out << "weft-bench compare: " << result.repeat
-      << " alternated repetitions; speedup = serial median / median; cost = median x workers;"
-         " weft/peer < 1: weft faster\n";
+  const weft_stats::SittingInfo& s = result.sitting;
+  if (result.until_decided) {
+    out << format("weft-bench compare --until-decided: %d looks in %.0f s of a %.0f s budget",
+                  result.looks, result.elapsed_s, result.budget_s);
+  } else {
+    out << "weft-bench compare: " << result.repeat << " repetitions";
+  }
+  out << " in randomized blocks (seed " << s.seed
+      << "); speedup = serial median / median; cost = median x workers; ratios a/b < 1: a "
+         "faster\n";
+  if (!s.commit.empty()) {
+    out << "sitting: " << s.date_utc << ", commit " << s.commit << ", " << s.compiler << " "
+        << s.flags << ", " << s.cpu_model << ", kernel " << s.kernel << "\n";
+  }
   for (const CompareWorkload& w : result.workloads)
     workload_table(out, w, result.profiled, result.repeat);
+  out << "\n" << verdict_counts(result) << "\n" << host_line(result.host) << "\n";
   return out.str();
 }
 
@@ -164,17 +258,35 @@ std::string compare_json(const CompareResult& result) {
   std::ostringstream out;
   out << "{\"command\":\"compare\",\"repeat\":" << result.repeat
       << ",\"profiled\":" << (result.profiled ? "true" : "false")
-      << ",\"peer_dir\":" << quote(result.peer_dir) << ",\"workloads\":[";
+      << ",\"peer_dir\":" << quote(result.peer_dir) << ","
+      << weft_stats::sitting_json_members(result.sitting)
+      << ",\"until_decided\":" << (result.until_decided ? "true" : "false")
+      << ",\"budget_s\":" << (result.until_decided ? number(result.budget_s) : "null")
+      << ",\"looks\":" << result.looks << ",\"elapsed_s\":" << number(result.elapsed_s)
+      << ",\"resamples\":" << result.resamples << ",\"interval\":\"percentile bootstrap\",";
+  host_json(out, result.host);
+  out << ",\"workloads\":[";
   for (std::size_t k = 0; k < result.workloads.size(); ++k) {
     const CompareWorkload& w = result.workloads[k];
     const double base = serial_median(w);
     out << (k ? "," : "") << "{\"spec\":" << quote(w.spec.text())
         << ",\"name\":" << quote(w.spec.name) << ",\"size\":" << quote(w.spec.size)
         << ",\"loops\":" << (w.loops ? "true" : "false") << ",\"iterations\":" << w.iterations
-        << ",\"runs\":[";
+        << ",\"repetitions\":" << w.repetitions << ",\"runs\":[";
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
       out << (i ? "," : "");
       run_json(out, w, w.runs[i], base, result.repeat);
+    }
+    const std::vector<ComparePair> pairs = pairs_of(w);
+    out << "],\"pairs\":[";
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const ComparePair& p = pairs[i];
+      out << (i ? "," : "") << "{\"kind\":" << quote(p.kind) << ",\"name\":" << quote(p.name)
+          << ",\"a\":" << quote(w.runs[p.a].label()) << ",\"b\":" << quote(w.runs[p.b].label())
+          << ",\"workers\":" << w.runs[p.a].workers;
+      summary_json(out, p.summary);
+      out << ",\"min\":" << number(p.summary.min) << ",\"max\":" << number(p.summary.max)
+          << ",\"look\":" << p.look << "}";
     }
     out << "],\"ratios\":[";
     const std::vector<PeerRatio> ratios = peer_ratios(w);
@@ -188,16 +300,22 @@ std::string compare_json(const CompareResult& result) {
           << ",\"weft_steal\":" << quote(r.weft->steal)
           << ",\"weft_schedule\":" << (r.weft->schedule.empty() ? "null" : quote(r.weft->schedule))
           << ",\"median\":" << number(r.median) << ",\"min\":" << number(r.min)
-          << ",\"max\":" << number(r.max) << "}";
+          << ",\"max\":" << number(r.max);
+      if (const ComparePair* pair = pair_of_runs(pairs, w, r.weft, r.peer))
+        summary_json(out, pair->summary);
+      out << "}";
     }
     out << "],\"weft_pairs\":[";
-    const std::vector<WeftPair> pairs = weft_pairs(w);
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      const WeftPair& p = pairs[i];
+    const std::vector<WeftPair> settings = weft_pairs(w);
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      const WeftPair& p = settings[i];
       out << (i ? "," : "") << "{\"setting\":" << quote(p.setting) << ",\"name\":" << quote(p.name)
           << ",\"a\":" << quote(p.a->label()) << ",\"b\":" << quote(p.b->label())
           << ",\"workers\":" << p.a->workers << ",\"median\":" << number(p.median)
-          << ",\"min\":" << number(p.min) << ",\"max\":" << number(p.max) << "}";
+          << ",\"min\":" << number(p.min) << ",\"max\":" << number(p.max);
+      if (const ComparePair* pair = pair_of_runs(pairs, w, p.a, p.b))
+        summary_json(out, pair->summary);
+      out << "}";
     }
     out << "]}";
   }

@@ -30,7 +30,11 @@ namespace {
 weft_bench::Progress make_progress() {
   if (isatty(STDERR_FILENO) == 0) return {};
   return [](int rep, int repeat, const std::string& label) {
-    std::fprintf(stderr, "\r\033[K[rep %d/%d] %s ...", rep, repeat, label.c_str());
+    if (repeat > 0) {
+      std::fprintf(stderr, "\r\033[K[rep %d/%d] %s ...", rep, repeat, label.c_str());
+    } else {  // --until-decided: no end known
+      std::fprintf(stderr, "\r\033[K[rep %d] %s ...", rep, label.c_str());
+    }
     std::fflush(stderr);
   };
 }
@@ -85,6 +89,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  options.command_line.assign(argv, argv + argc);
   weft_bench::forward_interrupts_to_children();
   const weft_bench::Progress progress = make_progress();
   try {
@@ -95,7 +100,13 @@ int main(int argc, char** argv) {
       json = weft_bench::uts_json(result);
       if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
     } else if (options.command == weft_bench::Command::kCompare) {
-      const auto result = weft_bench::run_compare(options, progress);
+      // A line per look of --until-decided, terminal or not: a long sitting's log says how
+      // it went.
+      const auto look_report = [&progress](const std::string& line) {
+        clear_progress(progress);
+        std::fprintf(stderr, "weft-bench compare: %s\n", line.c_str());
+      };
+      const auto result = weft_bench::run_compare(options, progress, look_report);
       table = weft_bench::compare_table(result);
       json = weft_bench::compare_json(result);
     } else if (options.command == weft_bench::Command::kThreads) {

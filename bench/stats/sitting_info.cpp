@@ -91,7 +91,7 @@ std::string sitting_json_members(const SittingInfo& s) {
          ",\"flags\":" + quote(s.flags) + ",\"build_type\":" + quote(s.build_type) +
          ",\"cpu_model\":" + quote(s.cpu_model) + ",\"kernel\":" + quote(s.kernel) +
          ",\"date\":" + quote(s.date_utc) + ",\"seed\":" + std::to_string(s.seed) +
-         ",\"command\":" + quote(s.command_line);
+         ",\"command_line\":" + quote(s.command_line);
 }
 
 }  // namespace weft_stats
