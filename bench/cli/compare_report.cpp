@@ -236,8 +236,8 @@ std::string compare_table(const CompareResult& result) {
   std::ostringstream out;
   const weft_stats::SittingInfo& s = result.sitting;
   if (result.until_decided) {
-    out << format("weft-bench compare --until-decided: %d looks in %.0f s of a %.0f s budget",
-                  result.looks, result.elapsed_s, result.budget_s);
+    out << format("weft-bench compare --until-decided: %d look%s in %.0f s of a %.0f s budget",
+                  result.looks, result.looks == 1 ? "" : "s", result.elapsed_s, result.budget_s);
   } else {
     out << "weft-bench compare: " << result.repeat << " repetitions";
   }
