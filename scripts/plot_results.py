@@ -2,12 +2,15 @@
 """Plots and tables for docs/RESULTS.md from the JSON of `weft-bench compare --json FILE`.
 
 Writes tables.md into OUT_DIR and the plots into IMAGE_DIR:
-  tables.md    per workload: median time, speedup and weft/peer for every run, as Markdown
+  tables.md    per workload: median time, speedup and weft/peer for every run, as Markdown;
+               weft/peer as the median of the paired repetitions with its bootstrap interval
+               and verdict where compare wrote them (docs/MEASURING.md), else with the range
   speedup.png  speedup over the serial elision against the worker count, one panel per
                workload, one line per implementation (each weft policy and each peer)
   ratios.png   weft/peer per workload: one bar per peer and worker count from 1 to the median
-               of the paired repetitions, with their range (down: weft faster), on a log
-               scale (fib's ratios reach 0.01)
+               of the paired repetitions, with its bootstrap interval where compare wrote one
+               (else the repetitions' range) (down: weft faster), on a log scale (fib's
+               ratios reach 0.01)
   profile.png  the execution profile of the weft runs as stacked bars (busy, steal, idle,
                switch, frame management), one bar per policy and worker count, one panel
                per workload, like Figs. 10, 19, 21 and 24 of Adnan & Sato
@@ -61,15 +64,26 @@ def write_tables(data, out, name):
         ratios = {(r["peer"], r.get("variant"), r.get("schedule"), r["workers"]): r
                   for r in w["ratios"]}
         lines.append(f"**{w['spec']}** ({w['runs'][0].get('result', '')})\n")
-        lines.append("| implementation | median s | min s | max s | speedup | weft/peer (min-max) |")
+        intervals = any("ci_low" in r for r in w["ratios"])
+        column = "weft/peer [interval] verdict" if intervals else "weft/peer (min-max)"
+        lines.append(f"| implementation | median s | min s | max s | speedup | {column} |")
         lines.append("|---|---:|---:|---:|---:|---|")
         for run in w["runs"]:
             if "skipped" in run:
                 lines.append(f"| {run['label']} | skipped: {run['skipped']} | | | | |")
                 continue
             r = ratios.get((run["impl"], run.get("variant"), run.get("schedule"), run["workers"]))
-            ratio = (f"{r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f}), weft {(r['weft_mechanism'] + '/') if r.get('weft_mechanism') else ''}{r['weft_steal']}"
-                     if r else "")
+            ratio = ""
+            if r:
+                weft = f"weft {(r['weft_mechanism'] + '/') if r.get('weft_mechanism') else ''}" \
+                       f"{r['weft_steal']}"
+                if "ci_low" in r:
+                    confidence = "" if abs(r["confidence"] - 0.95) < 1e-9 else \
+                        f" @{r['confidence'] * 100:.2f}%"
+                    ratio = (f"{r['median']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] "
+                             f"{r['verdict']} n={r['n']}{confidence}, {weft}")
+                else:
+                    ratio = f"{r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f}), {weft}"
             lines.append(f"| {run['label']} | {run['median_s']:.4f} | {run['min_s']:.4f} | "
                          f"{run['max_s']:.4f} | {run['speedup']:.2f} | {ratio} |")
         lines.append("")
@@ -131,8 +145,11 @@ def plot_ratios(data, plt, out):
         several = len({r["workers"] for r in ratios}) > 1
         labels = [f"{r['peer']}\nw={r['workers']}" if several else r["peer"] for r in ratios]
         medians = [r["median"] for r in ratios]
-        below = [r["median"] - r["min"] for r in ratios]
-        above = [r["max"] - r["median"] for r in ratios]
+        # The interval where compare wrote one, else the repetitions' range.
+        low = [r.get("ci_low", r["min"]) for r in ratios]
+        high = [r.get("ci_high", r["max"]) for r in ratios]
+        below = [m - lo for m, lo in zip(medians, low)]
+        above = [hi - m for m, hi in zip(medians, high)]
         # Each bar runs from 1 to the median, so that its length and direction say how far
         # weft is ahead (down) or behind (up).
         ax.bar(labels, [m - 1.0 for m in medians], bottom=1.0, capsize=3,

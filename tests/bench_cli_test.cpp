@@ -3,9 +3,11 @@
 // table and JSON.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench_args_support.hpp"
@@ -126,6 +128,32 @@ TEST(BenchCliArgs, Fib) {
   EXPECT_EQ(o.repeat, 3);
   EXPECT_EQ(o.json, "f.json");
   EXPECT_EQ(parse({"fib", "--repeat", "2", "30"}).fib_n, 30);
+}
+
+// How repetitions become claims: --seed, --until-decided (its first look at --repeat, 10 by
+// default, at least 5), --budget (only with it) and --resamples (at least 2000).
+TEST(BenchCliArgs, SeedUntilDecidedBudgetAndResamples) {
+  const Options o = parse({"fib", "20", "--seed", "18446744073709551615", "--resamples", "5000"});
+  EXPECT_EQ(o.seed, 18446744073709551615ULL);
+  EXPECT_EQ(o.resamples, 5000);
+  EXPECT_FALSE(o.until_decided);
+  const Options u = parse({"uts", "--until-decided", "--budget", "90"});
+  EXPECT_TRUE(u.until_decided);
+  EXPECT_EQ(u.repeat, 10);
+  EXPECT_DOUBLE_EQ(u.budget_s, 90.0);
+  EXPECT_EQ(parse({"compare", "--until-decided", "--repeat", "7"}).repeat, 7);
+  EXPECT_EQ(parse({"compare", "--until-decided"}).budget_s, 600.0);
+  EXPECT_EQ(error_of({"fib", "20", "--until-decided", "--repeat", "4"}),
+            "--repeat 4: with --until-decided it is the first look's repetitions: at least 5");
+  EXPECT_EQ(error_of({"fib", "20", "--budget", "60"}),
+            "--budget: applies only with --until-decided");
+  EXPECT_EQ(error_of({"fib", "20", "--resamples", "1999"}),
+            "--resamples 1999: expected a whole number from 2000 to 10000000, got \"1999\"");
+  EXPECT_EQ(error_of({"fib", "20", "--seed", "-1"}),
+            "--seed -1: expected a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(error_of({"threads", "--until-decided"}), "--until-decided: unknown option");
+  // Without --seed, one is drawn, so two sittings differ in their order.
+  EXPECT_NE(parse({"fib", "20"}).seed, parse({"fib", "20"}).seed);
 }
 
 TEST(BenchCliArgs, ProfileAndTrace) {
@@ -316,7 +344,8 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
       weft_bench::run_uts(o, [&](int rep, int, const std::string& label) {
         labels.push_back(std::to_string(rep) + " " + label);
       });
-  // seq, weft one 1/2, weft half 1/2, threads 1/2, alternated within each repetition.
+  // seq, weft one 1/2, weft half 1/2, threads 1/2, each once per repetition in a shuffled
+  // order.
   ASSERT_EQ(result.records.size(), 7u);
   const std::vector<std::string> order = {"seq",
                                           "weft concurrent/one w=1",
@@ -326,8 +355,14 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
                                           "threads w=1",
                                           "threads w=2"};
   ASSERT_EQ(labels.size(), 14u);
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    EXPECT_EQ(labels[i], std::to_string(i / 7 + 1) + " " + order[i % 7]);
+  for (std::size_t rep = 0; rep < 2; ++rep) {
+    std::vector<std::string> block(labels.begin() + static_cast<std::ptrdiff_t>(7 * rep),
+                                   labels.begin() + static_cast<std::ptrdiff_t>(7 * rep + 7));
+    std::vector<std::string> want;
+    for (const std::string& label : order) want.push_back(std::to_string(rep + 1) + " " + label);
+    std::sort(block.begin(), block.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(block, want);
   }
   for (const auto& r : result.records) {
     EXPECT_EQ(r.counts, kSmallCounts) << r.label();
@@ -381,7 +416,10 @@ TEST(BenchCliSweep, UtsOverBothMechanisms) {
                                           "weft request/one w=2",
                                           "weft request/half w=2",
                                           "threads w=2"};
-  EXPECT_EQ(labels, order);
+  std::vector<std::string> sorted_labels = labels, sorted_order = order;
+  std::sort(sorted_labels.begin(), sorted_labels.end());
+  std::sort(sorted_order.begin(), sorted_order.end());
+  EXPECT_EQ(sorted_labels, sorted_order);
   ASSERT_EQ(result.records.size(), order.size());
   for (const auto& r : result.records) EXPECT_EQ(r.counts, kSmallCounts) << r.label();
   EXPECT_EQ(result.records[3].mechanism, weft::StealMechanism::kRequest);
@@ -406,6 +444,70 @@ TEST(BenchCliSweep, UtsOverBothMechanisms) {
   const std::string trace = weft_bench::chrome_trace(result.records);
   EXPECT_NE(trace.find("\"args\":{\"name\":\"weft request/half w=2\"}"), std::string::npos);
   EXPECT_NE(trace.find("\"args\":{\"name\":\"weft concurrent/one w=2\"}"), std::string::npos);
+}
+
+// Every run's time over the baseline's, paired by repetition, with an interval and verdict in
+// the table and the JSON; the order of each repetition is the seed's, replayed by the seed.
+TEST(BenchCliSweep, FibPairsWithTheBaselineAndAReplayableOrder) {
+  const auto run = [](const char* seed) {
+    const Options o = parse(
+        {"fib", "16", "--steal", "one,half", "--workers", "1,2", "--repeat", "6", "--seed", seed});
+    std::vector<std::string> labels;
+    weft_bench::FibResult result =
+        weft_bench::run_fib(o, [&](int rep, int, const std::string& label) {
+          labels.push_back(std::to_string(rep) + " " + label);
+        });
+    return std::pair{labels, result};
+  };
+  const auto [labels, result] = run("11");
+  EXPECT_EQ(run("11").first, labels);
+  EXPECT_NE(run("12").first, labels);
+  ASSERT_EQ(result.sitting.pairs.size(), 4u);
+  for (const weft_bench::BaselinePair& p : result.sitting.pairs) {
+    EXPECT_EQ(p.summary.n, 6u);
+    EXPECT_LE(p.summary.ci_low, p.summary.ratio_median);
+    EXPECT_GE(p.summary.ci_high, p.summary.ratio_median);
+    EXPECT_DOUBLE_EQ(p.summary.confidence, 0.95);
+  }
+  EXPECT_EQ(result.sitting.repetitions, 6);
+  EXPECT_EQ(result.sitting.info.seed, 11u);
+  EXPECT_EQ(result.sitting.host.samples, 7);  // before the first repetition and after each
+  const std::string table = weft_bench::fib_table(result);
+  EXPECT_NE(table.find("time / serial's, median of the paired repetitions"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("pairs: 4; "), std::string::npos) << table;
+  EXPECT_NE(table.find("6 repetitions in randomized blocks (seed 11)"), std::string::npos) << table;
+  const std::string json = weft_bench::fib_json(result);
+  EXPECT_TRUE(balanced(json)) << json;
+  EXPECT_EQ(occurrences(json, "\"vs_baseline\":{\"look\":0,\"ratio_median\":"), 4u) << json;
+  EXPECT_EQ(occurrences(json, "\"vs_baseline\":null"), 1u) << json;
+  for (const char* key : {"\"commit\":", "\"compiler\":", "\"flags\":", "\"cpu_model\":",
+                          "\"kernel\":", "\"date\":", "\"seed\":11,", "\"command_line\":",
+                          "\"host\":{\"calibration_samples\":7", "\"host_unsteady\":"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
+}
+
+// --until-decided on fib: looks from --repeat on, each at its own confidence; the sitting
+// stops when every pair is decided or the budget would be passed.
+TEST(BenchCliSweep, FibUntilDecidedLooksAndStops) {
+  const Options o = parse({"fib", "14", "--steal", "one", "--workers", "1", "--until-decided",
+                           "--budget", "20", "--repeat", "5", "--seed", "3"});
+  std::vector<std::string> looks;
+  const weft_bench::FibResult result =
+      weft_bench::run_fib(o, {}, [&](const std::string& line) { looks.push_back(line); });
+  ASSERT_FALSE(looks.empty());
+  EXPECT_EQ(looks[0].rfind("look 1 at 5 repetitions (97.50 % intervals): ", 0), 0u) << looks[0];
+  EXPECT_EQ(result.sitting.looks, static_cast<int>(looks.size()));
+  ASSERT_EQ(result.sitting.pairs.size(), 1u);
+  const weft_bench::BaselinePair& p = result.sitting.pairs[0];
+  EXPECT_GE(p.look, 1);
+  EXPECT_LT(p.summary.confidence, 1.0);
+  EXPECT_GT(p.summary.confidence, 0.95);
+  EXPECT_TRUE(p.decided || result.sitting.elapsed_s > 0) << "stopped by the budget if undecided";
+  EXPECT_TRUE(result.sitting.until_decided);
+  EXPECT_NE(weft_bench::fib_json(result).find("\"until_decided\":true,\"budget_s\":20,"),
+            std::string::npos);
 }
 
 TEST(BenchCliSweep, WrongPublishedCountsAreReported) {

@@ -247,7 +247,19 @@ TEST(StatsHost, UnsteadyPastEitherThreshold) {
   const std::vector<double> noisy{1.0, 1.2, 0.9, 1.1, 0.8};
   const auto n = weft_stats::judge_steadiness(noisy, std::nullopt);
   EXPECT_TRUE(n.unsteady);
-  EXPECT_NE(n.why.find("calibration CV"), std::string::npos) << n.why;
+  EXPECT_NE(n.why.find("calibration robust CV 0.148 > 0.05"), std::string::npos) << n.why;
+  // MAD 0.1 of median 1.0: 0.148; the plain CV is reported beside it.
+  EXPECT_NEAR(n.calibration_robust_cv, 1.4826 * 0.1, 1e-12);
+  EXPECT_NEAR(n.calibration_cv, 0.158113883, 1e-6);
+  // One run delayed fourfold among twenty steady ones: the plain CV passes 0.05, the host
+  // was as fast as ever for the other runs, and the robust CV judges it steady.
+  std::vector<double> one_outlier(20, 1.0);
+  for (std::size_t i = 0; i < one_outlier.size(); ++i) one_outlier[i] += 0.001 * (i % 3);
+  one_outlier[7] = 4.0;
+  const auto o = weft_stats::judge_steadiness(one_outlier, std::nullopt);
+  EXPECT_GT(o.calibration_cv, 0.5);
+  EXPECT_FALSE(o.unsteady) << o.why;
+  EXPECT_EQ(o.calibration_s, one_outlier);
   const auto st = weft_stats::judge_steadiness(steady, 0.021);
   EXPECT_TRUE(st.unsteady);
   EXPECT_NE(st.why.find("steal time 2.1 %"), std::string::npos) << st.why;

@@ -346,6 +346,17 @@ Cutoff parse_cutoff(std::string_view spec) {
   return cutoff;
 }
 
+const char* command_name(Command command) {
+  switch (command) {
+    case Command::kHelp: return "help";
+    case Command::kUts: return "uts";
+    case Command::kFib: return "fib";
+    case Command::kCompare: return "compare";
+    case Command::kThreads: return "threads";
+  }
+  return "?";
+}
+
 Options parse_args(std::span<const std::string_view> args) {
   Options o;
   if (args.empty()) {
@@ -395,7 +406,7 @@ Options parse_args(std::span<const std::string_view> args) {
       o.profile = true;
       continue;
     }
-    if (flag == "--until-decided" && o.command == Command::kCompare) {
+    if (flag == "--until-decided" && o.command != Command::kThreads) {
       o.until_decided = true;
       continue;
     }
@@ -411,8 +422,9 @@ Options parse_args(std::span<const std::string_view> args) {
          (flag == "--tree" || flag == "--impl" || flag == "--chunk" || flag == "--cutoff")) ||
         (o.command == Command::kCompare &&
          (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir" ||
-          flag == "--schedule" || flag == "--loops" || flag == "--frames" || flag == "--adaptive" ||
-          flag == "--budget" || flag == "--resamples"));
+          flag == "--schedule" || flag == "--loops" || flag == "--frames" ||
+          flag == "--adaptive")) ||
+        (!threads && (flag == "--budget" || flag == "--resamples"));
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -539,10 +551,12 @@ std::string usage() {
          "                 [--impl seq,weft,threads] [--steal one,fixed:D,half] [--workers 1,2]\n"
          "                 [--mechanism concurrent,request] [--chunk C]\n"
          "                 [--cutoff none|level:L|tasks:K] [--repeat R] [--json FILE|-]\n"
-         "                 [--profile] [--trace FILE|-]\n"
+         "                 [--profile] [--trace FILE|-] [--seed N]\n"
+         "                 [--until-decided [--budget SECONDS]] [--resamples 10000]\n"
          "  weft-bench fib N [--steal one,fixed:D,half] [--workers 1,2]\n"
          "                 [--mechanism concurrent,request] [--repeat R] [--json FILE|-]\n"
-         "                 [--profile] [--trace FILE|-]\n"
+         "                 [--profile] [--trace FILE|-] [--seed N]\n"
+         "                 [--until-decided [--budget SECONDS]] [--resamples 10000]\n"
          "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal POLICY,...] [--workers 2]\n"
          "                 [--mechanism concurrent,request] [--peers "
          "gomp,libomp,tbb,rayon,java,go|none]\n"
@@ -555,8 +569,13 @@ std::string usage() {
          "                 [--quota K,...] [--stack 16K,1M] [--depth 12] [--count 1048576]\n"
          "                 [--iters 100000] [--bodies 100000] [--instances 133999]\n"
          "                 [--json FILE|-]\n"
+         "  weft-bench --count-instructions [--json FILE] [--jobs N]\n"
          "  weft-bench --help\n"
          "\n"
+         "--count-instructions: per-operation costs as instructions counted by valgrind's\n"
+         "  callgrind (deterministic, where times on this machine are not): per spawn+join of\n"
+         "  each fork-join form and of the C interface, per loop chunk, per thread yield; runs\n"
+         "  weft-instructions (bench/instructions), built beside weft-bench.\n"
          "uts: Unbalanced Tree Search. The sequential traversal always runs as the baseline;\n"
          "  every other run is checked against it (and against the preset's published counts).\n"
          "  Trees: " +
@@ -569,6 +588,10 @@ std::string usage() {
          "  --chunk 64 --repeat 5 --cutoff none.\n"
          "fib: serial fib(N) against weft's, checked against fib(N) by iteration; --steal\n"
          "  defaults to the runtime's own policy, as for uts.\n"
+         "uts and fib: each repetition runs every run once, in an order shuffled by --seed;\n"
+         "  each run's time over the baseline's (seq, serial) is given as the median of the\n"
+         "  paired repetitions with a bootstrap interval and verdict, and --until-decided,\n"
+         "  --budget, --resamples and the host's steadiness work as for compare (below).\n"
          "compare: each workload on the serial elision, on weft and on the peers (separate\n"
          "  programs in --peer-dir, default $WEFT_PEER_DIR or ../peers beside weft-bench; a peer\n"
          "  not built is reported as skipped). Every run is verified. --steal defaults to the\n"
@@ -665,8 +688,10 @@ std::string usage() {
          "WEFT_REQUEST_TIMEOUT_US, ...); --steal, --mechanism and --workers override WEFT_STEAL,\n"
          "WEFT_MECHANISM and WEFT_WORKERS, and compare's --schedule, --loops, --frames and\n"
          "--adaptive WEFT_SCHEDULE, WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK.\n"
-         "Runs alternate within each repetition; the table gives medians and ranges; --json\n"
-         "writes everything, raw times included. --profile adds each weft run's execution\n"
+         "uts, fib and compare run in randomized blocks (threads: alternated); the tables give\n"
+         "medians, ranges and the paired claims; --json writes everything, raw times, the\n"
+         "claims, the host's steadiness and the sitting (commit, compiler, flags, CPU, kernel,\n"
+         "date, seed, command line) included. --profile adds each weft run's execution\n"
          "profile (R_busy, R_steal, R_idle, R_switch, R_frame; tasks per steal; load-balancing\n"
          "operations = tasks stolen). --trace FILE writes a Chrome/Perfetto timeline of the\n"
          "weft runs (ui.perfetto.dev or chrome://tracing), at most " +

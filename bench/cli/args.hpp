@@ -29,6 +29,8 @@ enum class Command { kHelp, kUts, kFib, kCompare, kThreads };
 enum class Impl { kSeq, kWeft, kThreads };
 
 std::string_view impl_name(Impl impl);
+// "uts", "fib", "compare", "threads", "help"
+const char* command_name(Command command);
 
 // When the weft UTS traversal stops spawning (Olivier & Prins Sect. 4.4). Either way the
 // children not spawned run at once on the caller, so the counts stay exact.

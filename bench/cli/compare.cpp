@@ -421,10 +421,9 @@ CompareResult run_compare(const Options& o, const Progress& progress,
     result.workloads.back().pairs = plan_pairs(result.workloads.back());
   }
   std::vector<CompareWorkload>& all = result.workloads;
-  const weft_stats::LookPlan looks{o.repeat, 1.5, 0.05};
+  weft_stats::RepetitionPlan repetitions(o.until_decided, o.repeat, o.budget_s);
   const std::size_t pairs_in_all = total_pairs(all);
   std::vector<bool> active(all.size(), true);
-  double last_round_s = 0;
   for (int rep = 1;; ++rep) {
     const double round_start = elapsed();
     for (std::size_t k = 0; k < all.size(); ++k) {
@@ -444,37 +443,24 @@ CompareResult run_compare(const Options& o, const Progress& progress,
           });
     }
     host.calibrate();
-    last_round_s = elapsed() - round_start;
-    if (!o.until_decided) {
-      if (rep >= o.repeat) break;
-      continue;
-    }
-    // A look where the plan puts one, and a last one when the next round would overrun.
-    const bool out_of_time = elapsed() + last_round_s > o.budget_s;
-    const bool planned = rep == weft_stats::look_repetitions(looks, result.looks + 1);
-    if (!planned && !(out_of_time && rep >= o.repeat)) {
-      if (out_of_time) break;
-      continue;
-    }
-    ++result.looks;
-    const double confidence = weft_stats::look_confidence(looks, result.looks);
+    const weft_stats::RepetitionPlan::Step step =
+        repetitions.after(rep, elapsed(), elapsed() - round_start);
+    if (!step.look) continue;
     for (std::size_t k = 0; k < all.size(); ++k) {
       if (!active[k]) continue;
-      summarize_pairs(all[k], confidence, o.resamples, bootstrap_seed(o.seed, k), result.looks);
-      if (all_decided(all[k])) active[k] = false;
+      summarize_pairs(all[k], step.confidence, o.resamples, bootstrap_seed(o.seed, k),
+                      step.look_index);
+      if (o.until_decided && all_decided(all[k])) active[k] = false;
     }
-    if (look_report) {
+    if (o.until_decided && look_report) {
       look_report(bench_text::format(
           "look %d at %d repetitions (%.2f %% intervals): %zu of %zu pairs decided, %.0f s left",
-          result.looks, rep, confidence * 100, pairs_in_all - undecided_pairs(all), pairs_in_all,
-          std::max(0.0, o.budget_s - elapsed())));
+          step.look_index, rep, step.confidence * 100, pairs_in_all - undecided_pairs(all),
+          pairs_in_all, std::max(0.0, o.budget_s - elapsed())));
     }
-    if (out_of_time || std::none_of(active.begin(), active.end(), [](bool a) { return a; })) break;
+    if (step.stop || std::none_of(active.begin(), active.end(), [](bool a) { return a; })) break;
   }
-  if (!o.until_decided) {
-    for (std::size_t k = 0; k < all.size(); ++k)
-      summarize_pairs(all[k], 0.95, o.resamples, bootstrap_seed(o.seed, k), 0);
-  }
+  result.looks = repetitions.looks();
   result.host = host.steadiness();
   result.elapsed_s = elapsed();
   return result;

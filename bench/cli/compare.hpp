@@ -121,10 +121,6 @@ std::vector<WeftPair> weft_pairs(const CompareWorkload& workload);
 // The directory of the peer executables: WEFT_PEER_DIR, else ../peers beside this program.
 std::string default_peer_dir();
 
-// Called after each look of --until-decided with a line such as "look 3 at 23 repetitions
-// (99.17 % intervals): 31 of 48 pairs decided, 1203 s left". May be empty.
-using LookReport = std::function<void(const std::string& line)>;
-
 // Runs the sitting: every workload planned first, then repetitions, each workload's runs in
 // a randomized block (bench/stats/randomized_blocks.hpp, from --seed), the host's
 // calibration kernel between repetitions. With --repeat R alone, R repetitions and 95 %

@@ -6,9 +6,17 @@
 
 #include "cli/report.hpp"
 #include "common/text_format.hpp"
+#include "stats/sitting_report.hpp"
 
 namespace weft_bench {
 namespace {
+
+using weft_stats::host_json;
+using weft_stats::host_line;
+using weft_stats::interval_text;
+using weft_stats::sitting_line;
+using weft_stats::summary_json;
+using weft_stats::verdict_counts;
 
 using bench_text::format;
 using bench_text::number;
@@ -38,26 +46,11 @@ const ComparePair* pair_beside(const std::vector<ComparePair>& pairs, const Comp
   return nullptr;
 }
 
-// "0.912 [0.874, 0.950] ahead n=10", with the confidence where it is not 95 %.
-std::string interval_text(const weft_stats::PairedSummary& s) {
-  std::string text = format("%.3f [%.3f, %.3f] %-9s n=%zu", s.ratio_median, s.ci_low, s.ci_high,
-                            std::string(weft_stats::verdict_name(s.verdict)).c_str(), s.n);
-  if (s.confidence != 0.95) text += format(" @%.2f%%", s.confidence * 100);
-  return text;
-}
-
 const ComparePair* pair_of_runs(const std::vector<ComparePair>& pairs, const CompareWorkload& w,
                                 const CompareRun* a, const CompareRun* b) {
   for (const ComparePair& p : pairs)
     if (&w.runs[p.a] == a && &w.runs[p.b] == b) return &p;
   return nullptr;
-}
-
-void summary_json(std::ostringstream& out, const weft_stats::PairedSummary& s) {
-  out << ",\"ratio_median\":" << number(s.ratio_median) << ",\"ci_low\":" << number(s.ci_low)
-      << ",\"ci_high\":" << number(s.ci_high) << ",\"confidence\":" << number(s.confidence)
-      << ",\"verdict\":" << quote(std::string(weft_stats::verdict_name(s.verdict)))
-      << ",\"n\":" << s.n;
 }
 
 double per_run(std::uint64_t total, int repeat) {
@@ -192,42 +185,12 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
   out << "}";
 }
 
-// "pairs: 48; 40 decided (12 ahead, 20 level, 8 behind), 8 undecided"
-std::string verdict_counts(const CompareResult& result) {
-  std::size_t counts[4] = {0, 0, 0, 0}, total = 0;
-  for (const CompareWorkload& w : result.workloads) {
-    for (const ComparePair& p : pairs_of(w)) {
-      ++counts[static_cast<int>(p.summary.verdict)];
-      ++total;
-    }
-  }
-  using weft_stats::Verdict;
-  const std::size_t undecided = counts[static_cast<int>(Verdict::kUndecided)];
-  return format("pairs: %zu; %zu decided (%zu ahead, %zu level, %zu behind), %zu undecided", total,
-                total - undecided, counts[static_cast<int>(Verdict::kAhead)],
-                counts[static_cast<int>(Verdict::kLevel)],
-                counts[static_cast<int>(Verdict::kBehind)], undecided);
-}
-
-// The host's steadiness in one line, or a warning.
-std::string host_line(const weft_stats::Steadiness& h) {
-  std::string line = format("host: calibration kernel %.2f ms median, CV %.3f over %d runs",
-                            h.calibration_median_s * 1e3, h.calibration_cv, h.samples);
-  line += h.steal_share ? format(", steal time %.2f %%", *h.steal_share * 100)
-                        : std::string(", steal time not reported");
-  if (h.unsteady) return "HOST UNSTEADY (" + h.why + "): " + line;
-  return line + " (steady)";
-}
-
-void host_json(std::ostringstream& out, const weft_stats::Steadiness& h) {
-  out << "\"host\":{\"calibration_samples\":" << h.samples
-      << ",\"calibration_median_s\":" << number(h.calibration_median_s)
-      << ",\"calibration_cv\":" << number(h.calibration_cv)
-      << ",\"steal_share\":" << (h.steal_share ? number(*h.steal_share) : "null")
-      << ",\"cv_threshold\":" << number(weft_stats::kUnsteadyCv)
-      << ",\"steal_threshold\":" << number(weft_stats::kUnsteadySteal)
-      << ",\"why\":" << (h.unsteady ? quote(h.why) : "null") << "}"
-      << ",\"host_unsteady\":" << (h.unsteady ? "true" : "false");
+// Every pair's summary, for verdict_counts.
+std::vector<weft_stats::PairedSummary> all_summaries(const CompareResult& result) {
+  std::vector<weft_stats::PairedSummary> all;
+  for (const CompareWorkload& w : result.workloads)
+    for (const ComparePair& p : pairs_of(w)) all.push_back(p.summary);
+  return all;
 }
 
 }  // namespace
@@ -244,13 +207,10 @@ std::string compare_table(const CompareResult& result) {
   out << " in randomized blocks (seed " << s.seed
       << "); speedup = serial median / median; cost = median x workers; ratios a/b < 1: a "
          "faster\n";
-  if (!s.commit.empty()) {
-    out << "sitting: " << s.date_utc << ", commit " << s.commit << ", " << s.compiler << " "
-        << s.flags << ", " << s.cpu_model << ", kernel " << s.kernel << "\n";
-  }
+  if (!s.commit.empty()) out << sitting_line(s) << "\n";
   for (const CompareWorkload& w : result.workloads)
     workload_table(out, w, result.profiled, result.repeat);
-  out << "\n" << verdict_counts(result) << "\n" << host_line(result.host) << "\n";
+  out << "\n" << verdict_counts(all_summaries(result)) << "\n" << host_line(result.host) << "\n";
   return out.str();
 }
 

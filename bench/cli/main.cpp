@@ -5,7 +5,9 @@
 // done, 1 a wrong result or an I/O failure, 2 a bad argument or WEFT_* variable.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -59,10 +61,31 @@ int write_file(const std::string& path, const std::string& text, const char* wha
   return 0;
 }
 
+// weft-bench --count-instructions [--json FILE] [--jobs N]: per-operation costs as callgrind's
+// instruction counts, which are the evidence for a per-operation claim (docs/MEASURING.md).
+// weft-instructions (bench/instructions, built beside bench/cli) does the counting; this
+// replaces the process with it. Returns only if it cannot be started.
+int exec_instruction_counter(int argc, char** argv) {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string(".");
+  dir = dir.substr(0, dir.rfind('/'));
+  const std::string program = dir + "/../instructions/weft-instructions";
+  std::vector<char*> args{const_cast<char*>(program.c_str())};
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(program.c_str(), args.data());
+  std::fprintf(stderr, "weft-bench: --count-instructions: cannot run %s: %s\n", program.c_str(),
+               std::strerror(errno));
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "--count-instructions")
+    return exec_instruction_counter(argc, argv);
   weft_bench::Options options;
   try {
     options = weft_bench::parse_args(args);
@@ -94,18 +117,19 @@ int main(int argc, char** argv) {
   const weft_bench::Progress progress = make_progress();
   try {
     std::string table, json, trace;
+    // A line per look of --until-decided, terminal or not: a long sitting's log says how it
+    // went.
+    const auto look_report = [&progress, &options](const std::string& line) {
+      clear_progress(progress);
+      std::fprintf(stderr, "weft-bench %s: %s\n", weft_bench::command_name(options.command),
+                   line.c_str());
+    };
     if (options.command == weft_bench::Command::kUts) {
-      const auto result = weft_bench::run_uts(options, progress);
+      const auto result = weft_bench::run_uts(options, progress, look_report);
       table = weft_bench::uts_table(result);
       json = weft_bench::uts_json(result);
       if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
     } else if (options.command == weft_bench::Command::kCompare) {
-      // A line per look of --until-decided, terminal or not: a long sitting's log says how
-      // it went.
-      const auto look_report = [&progress](const std::string& line) {
-        clear_progress(progress);
-        std::fprintf(stderr, "weft-bench compare: %s\n", line.c_str());
-      };
       const auto result = weft_bench::run_compare(options, progress, look_report);
       table = weft_bench::compare_table(result);
       json = weft_bench::compare_json(result);
@@ -114,7 +138,7 @@ int main(int argc, char** argv) {
       table = weft_bench::threads_table(result);
       json = weft_bench::threads_json(result);
     } else {
-      const auto result = weft_bench::run_fib(options, progress);
+      const auto result = weft_bench::run_fib(options, progress, look_report);
       table = weft_bench::fib_table(result);
       json = weft_bench::fib_json(result);
       if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);

@@ -6,9 +6,17 @@
 #include <vector>
 
 #include "common/text_format.hpp"
+#include "stats/sitting_report.hpp"
 
 namespace weft_bench {
 namespace {
+
+using weft_stats::host_json;
+using weft_stats::host_line;
+using weft_stats::interval_text;
+using weft_stats::sitting_line;
+using weft_stats::summary_json;
+using weft_stats::verdict_counts;
 
 using bench_text::format;
 using bench_text::number;
@@ -120,6 +128,57 @@ void profile_json(std::ostream& out, const Record& r, int repeat) {
   out << "]}";
 }
 
+// The sitting's first line: "sitting: …" and how it ran.
+std::string sitting_header(const SweepSitting& s) {
+  std::string out = sitting_line(s.info) + "\n";
+  if (s.until_decided) {
+    out += format("--until-decided: %d look%s in %.0f s of a %.0f s budget, ", s.looks,
+                  s.looks == 1 ? "" : "s", s.elapsed_s, s.budget_s);
+  }
+  return out + format("%d repetitions in randomized blocks (seed %llu)\n", s.repetitions,
+                      static_cast<unsigned long long>(s.info.seed));
+}
+
+// Each record's time over the baseline's, paired by repetition, then the verdicts' count and
+// the host's steadiness.
+std::string baseline_pairs_table(const std::vector<Record>& records, const SweepSitting& s,
+                                 const char* baseline) {
+  std::string out =
+      format("\ntime / %s's, median of the paired repetitions [interval] verdict (< 1: faster):\n",
+             baseline);
+  std::vector<weft_stats::PairedSummary> all;
+  for (const BaselinePair& p : s.pairs) {
+    out +=
+        format("  %-36s %s\n", records[p.record].label().c_str(), interval_text(p.summary).c_str());
+    all.push_back(p.summary);
+  }
+  return out + verdict_counts(all) + "\n" + host_line(s.host) + "\n";
+}
+
+// The sitting's members of the JSON document: what made it, how it ran, the host.
+void sitting_json(std::ostream& out, const SweepSitting& s) {
+  out << "," << weft_stats::sitting_json_members(s.info)
+      << ",\"until_decided\":" << (s.until_decided ? "true" : "false")
+      << ",\"budget_s\":" << (s.until_decided ? number(s.budget_s) : "null")
+      << ",\"looks\":" << s.looks << ",\"elapsed_s\":" << number(s.elapsed_s)
+      << ",\"repetitions\":" << s.repetitions << ",\"resamples\":" << s.resamples
+      << ",\"interval\":\"percentile bootstrap\",";
+  host_json(out, s.host);
+}
+
+// A run's "vs_baseline": its pair with the baseline, null for the baseline itself.
+void vs_baseline_json(std::ostream& out, const SweepSitting& s, std::size_t record) {
+  out << ",\"vs_baseline\":";
+  for (const BaselinePair& p : s.pairs) {
+    if (p.record != record) continue;
+    out << "{\"look\":" << p.look;
+    summary_json(out, p.summary);
+    out << ",\"min\":" << number(p.summary.min) << ",\"max\":" << number(p.summary.max) << "}";
+    return;
+  }
+  out << "null";
+}
+
 }  // namespace
 
 // Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
@@ -155,6 +214,7 @@ std::string uts_table(const UtsResult& res) {
       static_cast<unsigned long long>(seq.counts.nodes),
       static_cast<unsigned long long>(seq.counts.leaves), seq.counts.max_depth, res.repeat,
       res.cutoff.spec().c_str(), res.chunk);
+  out += sitting_header(res.sitting);
   out +=
       "(times: median/min/max s; Mnodes/s and speedup from the medians, speedup against seq;\n"
       " weft counters per run; load eff = avg/max of the nodes each thread or worker visited;\n"
@@ -175,6 +235,7 @@ std::string uts_table(const UtsResult& res) {
       out += format(" %8.3f  %s\n", efficiency(r.load), load_text(r, res.repeat).c_str());
     }
   }
+  out += baseline_pairs_table(res.records, res.sitting, "seq");
   if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;
 }
@@ -185,7 +246,9 @@ std::string uts_json(const UtsResult& res) {
   std::ostringstream out;
   out << "{\"benchmark\":\"uts\",\"tree\":" << quote(res.tree_name)
       << ",\"tree_args\":" << quote(res.tree_args) << ",\"cutoff\":" << quote(res.cutoff.spec())
-      << ",\"chunk\":" << res.chunk << ",\"repeat\":" << res.repeat << ",\"counts\":";
+      << ",\"chunk\":" << res.chunk << ",\"repeat\":" << res.repeat;
+  sitting_json(out, res.sitting);
+  out << ",\"counts\":";
   counts_json(out, seq.counts);
   out << ",\"runs\":[";
   for (std::size_t i = 0; i < res.records.size(); ++i) {
@@ -197,7 +260,9 @@ std::string uts_json(const UtsResult& res) {
     times_json(out, r);
     out << ",\"mnodes_per_s\":"
         << number(t > 0 ? static_cast<double>(seq.counts.nodes) / t / 1e6 : 0.0)
-        << ",\"speedup_vs_seq\":" << number(t > 0 ? ts / t : 0.0) << ",\"counts\":";
+        << ",\"speedup_vs_seq\":" << number(t > 0 ? ts / t : 0.0);
+    vs_baseline_json(out, res.sitting, i);
+    out << ",\"counts\":";
     counts_json(out, r.counts);
     if (r.impl == Impl::kWeft) {
       out << ",\"counters_per_run\":";
@@ -227,6 +292,7 @@ std::string fib_table(const FibResult& res) {
   std::string out =
       format("fib(%d) = %ld, %llu spawns per weft run, %d repetitions; serial median %.4f s\n",
              res.n, res.value, static_cast<unsigned long long>(res.spawns), res.repeat, ts);
+  out += sitting_header(res.sitting);
   out +=
       "(times: median/min/max s; speedup against serial's median; ns/spawn: 1-worker\n"
       " overhead over serial per spawn; weft counters per run)\n";
@@ -245,6 +311,7 @@ std::string fib_table(const FibResult& res) {
                   max_of(r.times), t > 0 ? ts / t : 0.0, ns.c_str());
     out += counter_cells(r, res.repeat) + "\n";
   }
+  out += baseline_pairs_table(res.records, res.sitting, "serial");
   if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;
 }
@@ -253,7 +320,9 @@ std::string fib_json(const FibResult& res) {
   const double ts = median(res.records.at(0).times);
   std::ostringstream out;
   out << "{\"benchmark\":\"fib\",\"n\":" << res.n << ",\"value\":" << res.value
-      << ",\"spawns\":" << res.spawns << ",\"repeat\":" << res.repeat << ",\"runs\":[";
+      << ",\"spawns\":" << res.spawns << ",\"repeat\":" << res.repeat;
+  sitting_json(out, res.sitting);
+  out << ",\"runs\":[";
   for (std::size_t i = 0; i < res.records.size(); ++i) {
     const Record& r = res.records[i];
     const double t = median(r.times);
@@ -262,6 +331,7 @@ std::string fib_json(const FibResult& res) {
     out << ",\"workers\":" << r.workers << ",";
     times_json(out, r);
     out << ",\"speedup_vs_serial\":" << number(t > 0 ? ts / t : 0.0);
+    vs_baseline_json(out, res.sitting, i);
     if (r.impl == Impl::kWeft) {
       if (r.workers == 1 && res.spawns > 0) {
         out << ",\"ns_per_spawn\":" << number((t - ts) / static_cast<double>(res.spawns) * 1e9);

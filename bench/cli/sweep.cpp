@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <weft/weft.hpp>
 
 #include "cli/fib.hpp"
+#include "common/text_format.hpp"
+#include "stats/randomized_blocks.hpp"
+#include "stats/sequential_looks.hpp"
 #include "uts/presets.hpp"
 #include "uts/tree_flags.hpp"
 #include "uts/uts_seq.hpp"
@@ -101,6 +105,72 @@ void check_counts(const Record& r, const uts::Counts& got, const uts::Counts& ex
   }
 }
 
+// The sitting's driver for uts and fib: `run_record(i)` runs record i once (timing it and
+// checking its answer); every repetition runs each record once in a shuffled order, the host's
+// calibration kernel after it; the pairs with the baseline are summarised where the plan says.
+void run_sitting(const Options& o, std::vector<Record>& records, SweepSitting& sitting,
+                 const std::function<void(std::size_t)>& run_record, const Progress& progress,
+                 const LookReport& look_report) {
+  const auto t0 = Clock::now();
+  std::vector<std::string_view> words(o.command_line.begin(), o.command_line.end());
+  sitting.info = weft_stats::current_sitting(words, o.seed);
+  sitting.until_decided = o.until_decided;
+  sitting.budget_s = o.budget_s;
+  sitting.resamples = o.resamples;
+  for (std::size_t i = 1; i < records.size(); ++i) sitting.pairs.push_back({i, {}, 0, false});
+  const auto undecided = [&sitting] {
+    return static_cast<std::size_t>(
+        std::count_if(sitting.pairs.begin(), sitting.pairs.end(),
+                      [](const BaselinePair& p) { return !p.decided; }));
+  };
+  weft_stats::HostMonitor host;
+  host.calibrate();
+  weft_stats::RepetitionPlan plan(o.until_decided, o.repeat, o.budget_s);
+  const std::uint64_t order_seed = weft_stats::derive_seed(o.seed, 1000);
+  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(o.seed, 2000);
+  for (int rep = 1;; ++rep) {
+    const double round_start = seconds_since(t0);
+    for (const std::size_t i :
+         weft_stats::block_order(records.size(), order_seed, static_cast<std::uint64_t>(rep))) {
+      if (progress) {
+        std::string label = records[i].label();
+        if (o.until_decided) {
+          label = bench_text::format("%zu of %zu pairs undecided, %.0f s left: ", undecided(),
+                                     sitting.pairs.size(),
+                                     std::max(0.0, o.budget_s - seconds_since(t0))) +
+                  label;
+        }
+        progress(rep, o.until_decided ? 0 : o.repeat, label);
+      }
+      run_record(i);
+    }
+    host.calibrate();
+    sitting.repetitions = rep;
+    const weft_stats::RepetitionPlan::Step step =
+        plan.after(rep, seconds_since(t0), seconds_since(t0) - round_start);
+    if (!step.look) continue;
+    for (std::size_t k = 0; k < sitting.pairs.size(); ++k) {
+      BaselinePair& p = sitting.pairs[k];
+      if (p.decided) continue;
+      p.summary = weft_stats::compare_paired(
+          records[p.record].times, records[0].times,
+          {o.resamples, step.confidence, weft_stats::derive_seed(bootstrap_seed, k)});
+      p.look = step.look_index;
+      p.decided = step.look_index > 0 && p.summary.verdict != weft_stats::Verdict::kUndecided;
+    }
+    if (o.until_decided && look_report) {
+      look_report(bench_text::format(
+          "look %d at %d repetitions (%.2f %% intervals): %zu of %zu pairs decided, %.0f s left",
+          step.look_index, rep, step.confidence * 100, sitting.pairs.size() - undecided(),
+          sitting.pairs.size(), std::max(0.0, o.budget_s - seconds_since(t0))));
+    }
+    if (step.stop || (o.until_decided && undecided() == 0)) break;
+  }
+  sitting.looks = plan.looks();
+  sitting.host = host.steadiness();
+  sitting.elapsed_s = seconds_since(t0);
+}
+
 }  // namespace
 
 std::string Record::label() const {
@@ -139,7 +209,7 @@ double efficiency(const std::vector<std::uint64_t>& load) {
   return static_cast<double>(sum) / static_cast<double>(load.size()) / static_cast<double>(max);
 }
 
-UtsResult run_uts(const Options& o, const Progress& progress) {
+UtsResult run_uts(const Options& o, const Progress& progress, const LookReport& look_report) {
   const uts::Tree tree(o.tree);
   UtsResult result;
   result.tree_name = o.tree_name;
@@ -154,7 +224,6 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
       std::find(o.impls.begin(), o.impls.end(), Impl::kThreads) != o.impls.end();
   std::vector<WeftSetup> setups;
   if (want_weft) setups = make_runtimes(o, records);
-  const std::size_t first_threads = records.size();
   if (want_threads) {
     for (unsigned w : o.workers) {
       Record r;
@@ -164,38 +233,33 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
     }
   }
 
-  const uts::Preset* preset = o.preset;
+  // The reference counts: one sequential traversal, untimed, before any repetition (the
+  // repetitions run in a shuffled order, so the timed sequential run may come last), checked
+  // against the preset's published counts.
+  const uts::Counts reference = uts::traverse_sequential(tree);
+  if (const uts::Preset* preset = o.preset) {
+    uts::Counts published = reference;
+    published.nodes = preset->nodes;
+    if (preset->leaves) published.leaves = *preset->leaves;
+    if (preset->max_depth) published.max_depth = *preset->max_depth;
+    check_counts(records[0], reference, published, "the published " + std::string(preset->name));
+  }
+  records[0].counts = reference;
   auto check = [&](Record& r, const uts::Counts& got) {
-    // The sequential run is checked against the preset; every other against the sequential.
-    if (r.impl == Impl::kSeq) {
-      if (preset != nullptr) {
-        uts::Counts published = got;
-        published.nodes = preset->nodes;
-        if (preset->leaves) published.leaves = *preset->leaves;
-        if (preset->max_depth) published.max_depth = *preset->max_depth;
-        check_counts(r, got, published, "the published " + std::string(preset->name));
-      }
-      if (r.times.size() > 1) {  // a repetition: same counts as the first
-        check_counts(r, got, records[0].counts, "the first sequential run");
-      }
-    } else {
-      check_counts(r, got, records[0].counts, "the sequential run");
-    }
+    check_counts(r, got, reference, "the sequential traversal");
     r.counts = got;
   };
 
-  for (int rep = 1; rep <= o.repeat; ++rep) {
-    if (progress) progress(rep, o.repeat, records[0].label());
-    {
-      Record& r = records[0];
+  const auto run_record = [&](std::size_t i) {
+    Record& r = records[i];
+    if (r.impl == Impl::kSeq) {
       const auto t0 = Clock::now();
       const uts::Counts got = uts::traverse_sequential(tree);
       r.times.push_back(seconds_since(t0));
       check(r, got);
-    }
-    for (auto& s : setups) {
-      Record& r = records[s.record];
-      if (progress) progress(rep, o.repeat, r.label());
+    } else if (r.impl == Impl::kWeft) {
+      WeftSetup& s = *std::find_if(setups.begin(), setups.end(),
+                                   [i](const WeftSetup& w) { return w.record == i; });
       // Nodes per worker are counted only when profiling: the count costs about 9
       // instructions per node (0.7%), which the timed runs should not carry. Otherwise
       // `nodes` stays empty, and so does the record's load.
@@ -205,23 +269,22 @@ UtsResult run_uts(const Options& o, const Progress& progress) {
           s, r, [&](weft::Runtime& rt) { return uts::traverse_weft(rt, tree, o.cutoff, counted); },
           &nodes);
       check(r, got);
-    }
-    for (std::size_t i = first_threads; i < records.size(); ++i) {
-      Record& r = records[i];
-      if (progress) progress(rep, o.repeat, r.label());
+    } else {
       const auto t0 = Clock::now();
       const uts::ThreadsResult got = uts::traverse_threads(tree, {r.workers, o.chunk});
       r.times.push_back(seconds_since(t0));
       add_load(r.load, got.nodes_per_thread);
       check(r, got.counts);
     }
-  }
+  };
+  run_sitting(o, records, result.sitting, run_record, progress, look_report);
+  result.repeat = result.sitting.repetitions;
   collect_traces(setups, records);
   result.profiled = o.profile;
   return result;
 }
 
-FibResult run_fib(const Options& o, const Progress& progress) {
+FibResult run_fib(const Options& o, const Progress& progress, const LookReport& look_report) {
   FibResult result;
   result.n = o.fib_n;
   result.value = workloads::fib_by_iteration(o.fib_n);
@@ -237,19 +300,22 @@ FibResult run_fib(const Options& o, const Progress& progress) {
                         std::to_string(got) + ", expected " + std::to_string(result.value));
     }
   };
-  for (int rep = 1; rep <= o.repeat; ++rep) {
-    if (progress) progress(rep, o.repeat, "serial");
-    const auto t0 = Clock::now();
-    const long got = fib_serial(n);
-    records[0].times.push_back(seconds_since(t0));
-    check(records[0], got);
-    for (auto& s : setups) {
-      Record& r = records[s.record];
-      if (progress) progress(rep, o.repeat, r.label());
-      check(r,
-            run_weft(s, r, [n](weft::Runtime& rt) { return rt.run([n] { return fib_weft(n); }); }));
+  const auto run_record = [&](std::size_t i) {
+    Record& r = records[i];
+    if (i == 0) {
+      const auto t0 = Clock::now();
+      const long got = fib_serial(n);
+      r.times.push_back(seconds_since(t0));
+      check(r, got);
+      return;
     }
-  }
+    WeftSetup& s = *std::find_if(setups.begin(), setups.end(),
+                                 [i](const WeftSetup& w) { return w.record == i; });
+    check(r,
+          run_weft(s, r, [n](weft::Runtime& rt) { return rt.run([n] { return fib_weft(n); }); }));
+  };
+  run_sitting(o, records, result.sitting, run_record, progress, look_report);
+  result.repeat = result.sitting.repetitions;
   collect_traces(setups, records);
   result.profiled = o.profile;
   return result;

@@ -13,6 +13,9 @@
 #include <weft/stats.hpp>
 
 #include "cli/args.hpp"
+#include "stats/host_steadiness.hpp"
+#include "stats/paired.hpp"
+#include "stats/sitting_info.hpp"
 #include "uts/counts.hpp"
 
 namespace weft_bench {
@@ -49,6 +52,29 @@ struct Record {
   std::string label() const;  // "seq", "weft concurrent/one w=2", "threads w=2"
 };
 
+// A record's claim against the baseline (records[0], the sequential or serial run): the
+// record's time over the baseline's, repetition by repetition (< 1: the record faster).
+struct BaselinePair {
+  std::size_t record = 0;
+  weft_stats::PairedSummary summary;
+  int look = 0;          // the look whose data the summary holds (0: a fixed --repeat run)
+  bool decided = false;  // an --until-decided look gave it a verdict, which it keeps
+};
+
+// What a uts or fib sitting records beyond its runs (docs/MEASURING.md): what made it, the
+// host's steadiness, and each record's pair with the baseline.
+struct SweepSitting {
+  weft_stats::SittingInfo info;
+  weft_stats::Steadiness host;
+  std::vector<BaselinePair> pairs;  // records 1.. in order
+  bool until_decided = false;
+  double budget_s = 0;
+  int looks = 0;
+  double elapsed_s = 0;
+  int resamples = 10000;
+  int repetitions = 0;  // repetitions run
+};
+
 struct UtsResult {
   std::string tree_name;  // preset or "custom"
   std::string tree_args;  // the reference's flags
@@ -57,6 +83,7 @@ struct UtsResult {
   int repeat = 0;
   bool profiled = false;
   std::vector<Record> records;  // records[0] is the sequential baseline
+  SweepSitting sitting;
 };
 
 struct FibResult {
@@ -66,12 +93,24 @@ struct FibResult {
   int repeat = 0;
   bool profiled = false;
   std::vector<Record> records;  // records[0] is the serial recursion
+  SweepSitting sitting;
 };
 
-// Throws VerifyError if a run's counts differ from the sequential run's or the preset's.
-UtsResult run_uts(const Options& options, const Progress& progress = {});
+// Called after each look of --until-decided with a line such as "look 2 at 15 repetitions
+// (99.17 % intervals): 3 of 4 pairs decided, 41 s left". May be empty.
+using LookReport = std::function<void(const std::string& line)>;
+
+// Both run every record once per repetition, in an order shuffled from --seed
+// (randomized_blocks.hpp), the host's calibration kernel between repetitions, for --repeat
+// repetitions or, with --until-decided, until every record's pair with the baseline is
+// decided or --budget is spent (sequential_looks.hpp).
+// Throws VerifyError if a run's counts differ from the sequential traversal's (run once,
+// untimed, before the repetitions) or the preset's.
+UtsResult run_uts(const Options& options, const Progress& progress = {},
+                  const LookReport& look_report = {});
 // Throws VerifyError if a run's value differs from fib(n) by iteration.
-FibResult run_fib(const Options& options, const Progress& progress = {});
+FibResult run_fib(const Options& options, const Progress& progress = {},
+                  const LookReport& look_report = {});
 
 double median(std::vector<double> v);
 double min_of(const std::vector<double>& v);

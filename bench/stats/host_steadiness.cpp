@@ -88,6 +88,7 @@ Steadiness judge_steadiness(const std::vector<double>& samples, std::optional<do
   Steadiness s;
   s.samples = static_cast<int>(samples.size());
   s.steal_share = steal_share;
+  s.calibration_s = samples;
   if (!samples.empty()) {
     s.calibration_median_s = median_of(samples);
     double mean = 0;
@@ -97,10 +98,16 @@ Steadiness judge_steadiness(const std::vector<double>& samples, std::optional<do
     for (double x : samples) var += (x - mean) * (x - mean);
     if (samples.size() > 1) var /= static_cast<double>(samples.size() - 1);
     s.calibration_cv = mean > 0 ? std::sqrt(var) / mean : 0;
+    std::vector<double> deviations;
+    for (double x : samples) deviations.push_back(std::fabs(x - s.calibration_median_s));
+    const double mad = median_of(deviations);
+    s.calibration_robust_cv =
+        s.calibration_median_s > 0 ? 1.4826 * mad / s.calibration_median_s : 0;
   }
   char buf[96];
-  if (s.samples > 1 && s.calibration_cv > kUnsteadyCv) {
-    std::snprintf(buf, sizeof buf, "calibration CV %.3f > %.2f", s.calibration_cv, kUnsteadyCv);
+  if (s.samples > 1 && s.calibration_robust_cv > kUnsteadyCv) {
+    std::snprintf(buf, sizeof buf, "calibration robust CV %.3f > %.2f", s.calibration_robust_cv,
+                  kUnsteadyCv);
     s.why = buf;
   }
   if (steal_share && *steal_share > kUnsteadySteal) {

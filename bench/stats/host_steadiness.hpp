@@ -7,10 +7,15 @@
 //     of variation over the sitting is the host's own noise, since the kernel never changes;
 //   - the steal time the kernel reports for all CPUs over the sitting, as a share of their
 //     time (/proc/stat's eighth "cpu" field; absent on bare metal and some hypervisors).
-// A sitting is unsteady when the kernel's CV exceeds kUnsteadyCv or the steal share exceeds
-// kUnsteadySteal (docs/MEASURING.md says how these were chosen). The verdicts of an unsteady
-// sitting still hold for that sitting; the flag says the host may have differed between its
-// repetitions more than a quiet one does, so its figures should not be carried to another.
+// A sitting is unsteady when the kernel's robust coefficient of variation (1.4826 times the
+// median absolute deviation, over the median) exceeds kUnsteadyCv or the steal share exceeds
+// kUnsteadySteal (docs/MEASURING.md says how these were chosen). The robust figure judges,
+// not the plain CV, which is reported too: one kernel run delayed by a descheduling moves the
+// plain CV of a long sitting past 0.05 by itself, while the host stays as fast as before for
+// every other run; a host that changes speed for a while moves the bulk, which the MAD sees. The
+// verdicts of an unsteady sitting still hold for that sitting; the flag says the host may have
+// differed between its repetitions more than a quiet one does, so its figures should not be carried
+// to another.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +48,8 @@ struct Steadiness {
   int samples = 0;                    // calibration runs
   double calibration_median_s = 0;    // the kernel's median time
   double calibration_cv = 0;          // its standard deviation over its mean
+  double calibration_robust_cv = 0;   // 1.4826 MAD / median: what judges
+  std::vector<double> calibration_s;  // every run of the kernel, in order
   std::optional<double> steal_share;  // steal / total jiffies over the sitting
   bool unsteady = false;
   std::string why;  // "calibration CV 0.081 > 0.05", "" when steady

@@ -17,4 +17,25 @@ double look_confidence(const LookPlan& plan, int k) {
   return 1 - plan.alpha / (kk * (kk + 1));
 }
 
+RepetitionPlan::RepetitionPlan(bool until_decided, int repeat, double budget_s)
+    : until_decided_(until_decided),
+      repeat_(repeat),
+      budget_s_(budget_s),
+      plan_{repeat, 1.5, 0.05} {}
+
+RepetitionPlan::Step RepetitionPlan::after(int rep, double elapsed_s, double round_s) {
+  Step step;
+  if (!until_decided_) {
+    step.look = step.stop = rep >= repeat_;
+    return step;
+  }
+  step.stop = elapsed_s + round_s > budget_s_;
+  step.look = step.stop || rep == look_repetitions(plan_, looks_ + 1);
+  if (step.look) {
+    step.look_index = ++looks_;
+    step.confidence = look_confidence(plan_, looks_);
+  }
+  return step;
+}
+
 }  // namespace weft_stats

@@ -22,4 +22,34 @@ int look_repetitions(const LookPlan& plan, int k);
 // The two-sided confidence of look k's intervals: 1 - alpha / (k (k + 1)).
 double look_confidence(const LookPlan& plan, int k);
 
+// When a sitting summarises its pairs and when it stops. With a fixed count (--repeat R), one
+// summary at 95 % after repetition R, then stop. Until decided (first = R), a look at each of
+// the plan's points, and a last look, then stop, when the next repetition (taken to last as
+// long as the one before) would end past the budget; the caller also stops once every pair is
+// decided.
+class RepetitionPlan {
+ public:
+  RepetitionPlan(bool until_decided, int repeat, double budget_s);
+
+  struct Step {
+    bool look = false;   // summarise the pairs now
+    int look_index = 0;  // 0 for a fixed count's summary (nothing is kept as decided)
+    double confidence = 0.95;
+    bool stop = false;  // no repetition after this one
+  };
+  // After repetition `rep` (1-based), at `elapsed_s` into the sitting, the repetition having
+  // taken `round_s`.
+  Step after(int rep, double elapsed_s, double round_s);
+
+  int looks() const { return looks_; }
+  bool until_decided() const { return until_decided_; }
+
+ private:
+  bool until_decided_;
+  int repeat_;
+  double budget_s_;
+  LookPlan plan_;
+  int looks_ = 0;
+};
+
 }  // namespace weft_stats
