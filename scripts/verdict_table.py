@@ -137,6 +137,9 @@ def agreement(verdicts):
 
 
 def sitting_line(path, doc):
+    if "commit" not in doc:
+        return (f"- `{path}`: written before compare recorded its sitting (no commit, seed or "
+                f"host); --repeat {doc.get('repeat')}; pairs recomputed from the raw times")
     host = doc.get("host", {})
     steadiness = (f"calibration CV {host.get('calibration_cv', float('nan')):.3f}, steal "
                   f"{(host.get('steal_share') or 0) * 100:.2f} %")
