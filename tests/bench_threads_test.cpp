@@ -1,14 +1,18 @@
 // `weft-bench threads` (bench/threads, bench/cli/threads_report.cpp): the parser's accepted
-// and rejected command lines, a tiny run of each benchmark with its figures checked, and
-// the checks themselves catching a wrong answer.
+// and rejected command lines, a tiny run of each benchmark with its figures checked, the
+// randomized blocks and paired intervals, and the checks themselves catching a wrong answer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "bench_args_support.hpp"
 #include "cli/args.hpp"
 #include "cli/threads_report.hpp"
+#include "stats/paired.hpp"
+#include "stats/sitting_report.hpp"
 #include "threads/matmul_threads.hpp"
 #include "threads/thread_tree.hpp"
 #include "threads/threads_bench.hpp"
@@ -64,6 +68,18 @@ TEST(BenchThreadsArgs, EverySetting) {
   EXPECT_EQ(t.many_count, 4096u);
   EXPECT_EQ(t.micro_iters, 77u);
   EXPECT_EQ(o.json, "t.json");
+}
+
+// --seed and --resamples reach the threads' Settings (the order and the intervals).
+TEST(BenchThreadsArgs, SeedAndResamples) {
+  const weft_bench::Options o = parse({"threads", "--seed", "42", "--resamples", "3000"});
+  EXPECT_EQ(o.threads.seed, 42u);
+  EXPECT_EQ(o.threads.resamples, 3000);
+  EXPECT_EQ(error_of({"threads", "--resamples", "1999"}),
+            "--resamples 1999: expected a whole number from 2000 to 10000000, got \"1999\"");
+  EXPECT_EQ(error_of({"threads", "--budget", "60"}), "--budget: unknown option");
+  EXPECT_NE(weft_bench::usage().find("[--json FILE|-] [--seed N] [--resamples 10000]"),
+            std::string::npos);
 }
 
 TEST(BenchThreadsArgs, ErrorsNameTheArgument) {
@@ -184,6 +200,177 @@ TEST(BenchThreadsRun, TheApplicationsRunEveryVersionAndReportThem) {
   const std::string table = weft_bench::threads_table(r);
   EXPECT_NE(table.find("barnes: 500 Plummer bodies"), std::string::npos) << table;
   EXPECT_NE(table.find("dtree: 2000 instances"), std::string::npos) << table;
+}
+
+// The labels progress() is called with, in the order the runs ran.
+std::vector<std::string> run_order(const threads_bench::Settings& s, threads_bench::Result& r) {
+  std::vector<std::string> labels;
+  r = threads_bench::run_threads(
+      s, [&](int, int, const std::string& label) { labels.push_back(label); });
+  return labels;
+}
+
+std::vector<std::vector<std::vector<std::size_t>>> orders_of(const threads_bench::Result& r) {
+  std::vector<std::vector<std::vector<std::size_t>>> all;
+  for (const threads_bench::Blocks& b : r.blocks) all.push_back(b.order);
+  return all;
+}
+
+// Randomized blocks: each repetition runs every series once, in a permutation drawn for that
+// repetition; the runs happen in the order recorded; one seed replays it, another does not.
+TEST(BenchThreadsRun, EachRepetitionRunsAShuffledPermutationReplayedFromTheSeed) {
+  threads_bench::Settings s = tiny(Bench::kTree);
+  s.benches = {Bench::kMicro, Bench::kTree};
+  s.workers = {1};
+  s.scheds = {ThreadSched::kFifo, ThreadSched::kDf, ThreadSched::kDfd};
+  s.repeat = 4;
+  s.seed = 7;
+  threads_bench::Result r;
+  const std::vector<std::string> ran = run_order(s, r);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_EQ(r.blocks[0].bench, Bench::kMicro);
+  EXPECT_EQ(r.blocks[1].bench, Bench::kTree);
+  std::vector<std::string> expected;  // the progress labels the recorded orders imply
+  for (int rep = 0; rep < s.repeat; ++rep) {
+    for (const std::size_t i : r.blocks[0].order[static_cast<std::size_t>(rep)]) {
+      const threads_bench::MicroSeries& m = r.micro[r.blocks[0].first + i];
+      expected.push_back("micro " + m.op + " " + m.impl +
+                         (m.sched ? std::string(" ") + weft::thread_sched_name(*m.sched) : ""));
+    }
+  }
+  for (int rep = 0; rep < s.repeat; ++rep) {
+    for (const std::size_t i : r.blocks[1].order[static_cast<std::size_t>(rep)])
+      expected.push_back("tree 4 " + r.series[r.blocks[1].first + i].label());
+  }
+  EXPECT_EQ(ran, expected);
+  for (const threads_bench::Blocks& b : r.blocks) {
+    ASSERT_EQ(b.order.size(), 4u);
+    std::vector<std::size_t> identity(b.count);
+    std::iota(identity.begin(), identity.end(), std::size_t{0});
+    for (std::vector<std::size_t> o : b.order) {
+      std::sort(o.begin(), o.end());
+      EXPECT_EQ(o, identity);
+    }
+    // Not one fixed order (for 6 tree series the chance of 4 equal draws is 1 in 720^3).
+    EXPECT_FALSE(std::all_of(b.order.begin(), b.order.end(), [&](const auto& o) {
+      return o == b.order.front();
+    })) << threads_bench::bench_name(b.bench);
+  }
+  ASSERT_EQ(r.blocks[1].count, 6u);  // serial, fifo, df and dfd at K = 4K and 64K
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(r.series[i].samples.size(), 4u);
+  threads_bench::Result again, other;
+  EXPECT_EQ(run_order(s, again), ran);
+  EXPECT_EQ(orders_of(again), orders_of(r));
+  s.seed = 8;
+  EXPECT_NE(run_order(s, other), ran);
+  EXPECT_NE(orders_of(other)[1], orders_of(r)[1]);
+  EXPECT_EQ(r.settings.seed, 7u);
+  EXPECT_EQ(r.sitting.seed, 7u);
+}
+
+// Each series against its baseline: the serial elision, matmul's task version (df, dfd),
+// many's df, barnes' coarse; one interval per pair over every repetition, the median of the
+// paired ratios inside it. The host's kernel ran before the first repetition and after each.
+TEST(BenchThreadsRun, PairsHaveIntervalsOverEveryRepetition) {
+  threads_bench::Settings s = tiny(Bench::kMatmul);
+  s.benches = {Bench::kMatmul, Bench::kMany, Bench::kBarnes};
+  s.workers = {2};
+  s.repeat = 5;
+  s.seed = 11;
+  s.resamples = 2000;
+  if (WEFT_DETAIL_ASAN || WEFT_DETAIL_TSAN) s.stacks = {std::size_t{256} << 10};
+  const threads_bench::Result r = threads_bench::run_threads(s);
+  std::vector<std::string> names;
+  for (const threads_bench::Blocks& b : r.blocks) {
+    for (const threads_bench::Pair& p : b.pairs) {
+      const Series& a = r.series[p.a];
+      const Series& base = r.series[p.b];
+      names.push_back(p.kind + ": " + a.label() + " / " + base.label());
+      const weft_stats::PairedSummary& x = p.summary;
+      EXPECT_EQ(x.n, 5u) << names.back();
+      EXPECT_LE(x.ci_low, x.ratio_median) << names.back();
+      EXPECT_LE(x.ratio_median, x.ci_high) << names.back();
+      EXPECT_EQ(x.confidence, 0.95);
+      std::vector<double> ratios;
+      for (std::size_t i = 0; i < a.samples.size(); ++i)
+        ratios.push_back(a.samples[i].seconds / base.samples[i].seconds);
+      EXPECT_DOUBLE_EQ(x.ratio_median, weft_stats::median_of(ratios)) << names.back();
+    }
+  }
+  const std::string k64 = s.stacks.empty() ? "K=64K" : "K=64K stk=256K";
+  const std::string stk = s.stacks.empty() ? "" : " stk=256K";
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "serial: task w=2 / serial",
+                       "serial: threads fifo" + stk + " w=2 / serial",
+                       "serial: threads lifo" + stk + " w=2 / serial",
+                       "serial: threads df " + k64 + " w=2 / serial",
+                       "serial: threads dfd " + k64 + " w=2 / serial",
+                       "task: threads df " + k64 + " w=2 / task w=2",
+                       "task: threads dfd " + k64 + " w=2 / task w=2",
+                       "serial: threads df" + stk + " w=2 / serial",
+                       "serial: threads dfd" + stk + " w=2 / serial",
+                       "df: threads dfd" + stk + " w=2 / threads df" + stk + " w=2",
+                       "serial: coarse w=2 / serial",
+                       "serial: threads fifo w=2 / serial",
+                       "serial: threads df w=2 / serial",
+                       "coarse: threads fifo w=2 / coarse w=2",
+                       "coarse: threads df w=2 / coarse w=2",
+                   }));
+  EXPECT_EQ(r.host.samples, 1 + 3 * 5);
+  const std::string table = weft_bench::threads_table(r);
+  const threads_bench::Pair& task = r.blocks[0].pairs[5];
+  EXPECT_NE(table.find(weft_stats::interval_text(task.summary)), std::string::npos) << table;
+  EXPECT_NE(table.find("time / baseline's, median of the paired repetitions"), std::string::npos);
+  EXPECT_NE(table.find("pairs: 15;"), std::string::npos) << table;
+}
+
+// The document: the sitting at the top, each benchmark's order and pairs, the host, and every
+// field it had before.
+TEST(BenchThreadsRun, TableAndJsonCarryTheSittingPairsAndHost) {
+  threads_bench::Settings s = tiny(Bench::kMany);
+  s.workers = {2};
+  s.repeat = 2;
+  s.seed = 123;
+  s.command_line = {"weft-bench", "threads", "--bench", "many"};
+  const threads_bench::Result r = threads_bench::run_threads(s);
+  const std::string json = weft_bench::threads_json(r);
+  for (const char* key :
+       {"{\"command\":\"threads\",\"commit\":",
+        "\"compiler\":",
+        "\"flags\":",
+        "\"build_type\":",
+        "\"cpu_model\":",
+        "\"kernel\":",
+        "\"date\":",
+        "\"seed\":123,",
+        "\"command_line\":\"weft-bench threads --bench many\"",
+        "\"repeat\":2,",
+        "\"resamples\":10000,",
+        "\"benches\":[\"many\"]",
+        "\"many_leaf_rounds\":",
+        "\"micro\":[]",
+        "\"series\":[{",
+        "\"speedup\":",
+        "\"samples\":[{\"seconds\":",
+        "\"benchmarks\":[{\"bench\":\"many\",\"size\":512,\"order_of\":\"series\",\"order\":[[",
+        "\"pairs\":[{\"kind\":\"serial\",\"name\":\"threads df w=2 / serial\",\"a\":\"threads df "
+        "w=2\",\"b\":\"serial\",\"a_index\":1,\"b_index\":0,\"ratio_median\":",
+        "\"kind\":\"df\"",
+        "\"ci_low\":",
+        "\"ci_high\":",
+        "\"confidence\":0.95",
+        "\"verdict\":",
+        "\"n\":2,",
+        "\"host\":{\"calibration_samples\":3,",
+        "\"host_unsteady\":"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+  }
+  const std::string table = weft_bench::threads_table(r);
+  EXPECT_EQ(table.rfind("sitting: ", 0), 0u) << table;
+  EXPECT_NE(table.find("2 repetitions of each benchmark in randomized blocks (seed 123)"),
+            std::string::npos);
+  EXPECT_NE(table.find(weft_stats::host_line(r.host)), std::string::npos) << table;
+  EXPECT_NE(table.find("threads dfd w=2 / threads df w=2"), std::string::npos) << table;
 }
 
 TEST(BenchThreadsRun, EveryBenchmarkCatchesAWrongAnswer) {

@@ -424,7 +424,7 @@ Options parse_args(std::span<const std::string_view> args) {
          (flag == "--workloads" || flag == "--peers" || flag == "--peer-dir" ||
           flag == "--schedule" || flag == "--loops" || flag == "--frames" ||
           flag == "--adaptive")) ||
-        (!threads && (flag == "--budget" || flag == "--resamples"));
+        (!threads && flag == "--budget") || flag == "--resamples";
     uts::TreeParams scratch;
     const bool is_tree_flag =
         o.command == Command::kUts && uts::apply_tree_flag(scratch, flag, "0").recognized;
@@ -539,6 +539,8 @@ Options parse_args(std::span<const std::string_view> args) {
   if (o.command == Command::kThreads) {
     o.threads.repeat = o.repeat;
     if (workers_given) o.threads.workers = o.workers;
+    o.threads.seed = o.seed;
+    o.threads.resamples = o.resamples;
   }
   // Flags apply over --tree wherever it appears; with any flag the tree is no longer a preset.
   apply_tree_flags(o, tree_flags);
@@ -568,7 +570,7 @@ std::string usage() {
          "                 [--sched fifo,lifo,df,dfd] [--repeat 7] [--n 1024,2048]\n"
          "                 [--quota K,...] [--stack 16K,1M] [--depth 12] [--count 1048576]\n"
          "                 [--iters 100000] [--bodies 100000] [--instances 133999]\n"
-         "                 [--json FILE|-]\n"
+         "                 [--json FILE|-] [--seed N] [--resamples 10000]\n"
          "  weft-bench --count-instructions [--json FILE] [--jobs N]\n"
          "  weft-bench --help\n"
          "\n"
@@ -684,11 +686,17 @@ std::string usage() {
          "  --quota: the memory quota K of the df and dfd runs (0 = none; default 64K for\n"
          "    matmul, 4K,64K for tree; fifo and lifo have none). --workers default: micro 1,\n"
          "    matmul and tree 1,2, many 2,8. Sizes take a K, M or G suffix.\n"
+         "  Each repetition runs every series of a benchmark once, in an order shuffled by\n"
+         "  --seed; each series' time over its baseline's is the median of the paired\n"
+         "  repetitions with a bootstrap interval (--resamples) and verdict, as for compare\n"
+         "  (no --until-decided). Baselines: the serial elision; also matmul's task version\n"
+         "  for df and dfd, many's df for the other schedulers, barnes' coarse for fine (each\n"
+         "  on as many workers). micro's ns per unit stay medians.\n"
          "Other runtime settings come from WEFT_* (WEFT_PIN, WEFT_TASK_SLOTS, WEFT_SEED,\n"
          "WEFT_REQUEST_TIMEOUT_US, ...); --steal, --mechanism and --workers override WEFT_STEAL,\n"
          "WEFT_MECHANISM and WEFT_WORKERS, and compare's --schedule, --loops, --frames and\n"
          "--adaptive WEFT_SCHEDULE, WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK.\n"
-         "uts, fib and compare run in randomized blocks (threads: alternated); the tables give\n"
+         "uts, fib, compare and threads run in randomized blocks; the tables give\n"
          "medians, ranges and the paired claims; --json writes everything, raw times, the\n"
          "claims, the host's steadiness and the sitting (commit, compiler, flags, CPU, kernel,\n"
          "date, seed, command line) included. --profile adds each weft run's execution\n"

@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
     }
   }
   options.command_line.assign(argv, argv + argc);
+  options.threads.command_line = options.command_line;
   weft_bench::forward_interrupts_to_children();
   const weft_bench::Progress progress = make_progress();
   try {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/text_format.hpp"
+#include "stats/sitting_report.hpp"
 #include "threads/thread_tree.hpp"
 
 namespace weft_bench {
@@ -14,7 +15,9 @@ using bench_text::format;
 using bench_text::number;
 using bench_text::quote;
 using threads_bench::Bench;
+using threads_bench::Blocks;
 using threads_bench::MicroSeries;
+using threads_bench::Pair;
 using threads_bench::Sample;
 using threads_bench::Series;
 
@@ -40,6 +43,32 @@ const Series* serial_of(const threads_bench::Result& r, const Series& s) {
 }
 
 bool is_sched(const Series& s, weft::ThreadSched sched) { return s.sched && *s.sched == sched; }
+
+const Blocks* find_blocks(const threads_bench::Result& r, Bench bench, std::size_t size) {
+  for (const Blocks& b : r.blocks)
+    if (b.bench == bench && b.size == size) return &b;
+  return nullptr;
+}
+
+std::string pair_name(const threads_bench::Result& r, const Pair& p) {
+  std::string name = r.series[p.a].label();
+  name += " / ";
+  name += r.series[p.b].label();
+  return name;
+}
+
+// The pairs of one benchmark at one size: each series' time over its baseline's, the median of
+// the paired repetitions with its interval and verdict.
+std::string pairs_block(const threads_bench::Result& r, Bench bench, std::size_t size) {
+  const Blocks* b = find_blocks(r, bench, size);
+  if (b == nullptr || b->pairs.empty()) return "";
+  std::string out =
+      "time / baseline's, median of the paired repetitions [interval] verdict (< 1: faster):\n";
+  for (const Pair& p : b->pairs)
+    out += format("  %-46s %s\n", pair_name(r, p).c_str(),
+                  weft_stats::interval_text(p.summary).c_str());
+  return out;
+}
 
 const MicroSeries* find_micro(const threads_bench::Result& r, const std::string& op,
                               const std::string& impl) {
@@ -104,7 +133,7 @@ std::string matmul_table(const threads_bench::Result& r, std::size_t n) {
         median_of(s, [](const Sample& x) { return static_cast<double>(x.minor_faults); }),
         median_of(s, [](const Sample& x) { return static_cast<double>(x.major_faults); }));
   }
-  return out;
+  return out + pairs_block(r, Bench::kMatmul, n);
 }
 
 // df and dfd: within S1 + 4·p·D·K; fifo: at least 20·S1 (the breadth-first blow-up).
@@ -149,6 +178,7 @@ std::string tree_table(const threads_bench::Result& r) {
                     median_count(s, &weft::ThreadStats::dummies),
                     median_count(s, &weft::ThreadStats::preemptions));
     }
+    out += pairs_block(r, Bench::kTree, serial.size);
   }
   return out;
 }
@@ -179,6 +209,7 @@ std::string many_table(const threads_bench::Result& r) {
                     s.version == "serial" ? "-" : format("%.4f", made > 0 ? acq / made : 0).c_str(),
                     median_count(s, &weft::ThreadStats::max_live), vs_df.c_str());
     }
+    out += pairs_block(r, Bench::kMany, serial.size);
   }
   return out;
 }
@@ -212,7 +243,7 @@ std::string app_table(const threads_bench::Result& r, Bench bench) {
                   median_count(s, &weft::ThreadStats::max_live),
                   median_count(s, &weft::ThreadStats::made), vs.c_str());
   }
-  return out;
+  return out + pairs_block(r, bench, serial->size);
 }
 
 void thread_stats_json(std::ostream& out, const weft::ThreadStats& t) {
@@ -256,23 +287,61 @@ void series_json(std::ostream& out, const threads_bench::Result& r, const Series
   out << "]}";
 }
 
+// One benchmark at one size: the order of each repetition (indexes into "series", or "micro"
+// for micro) and its pairs.
+void blocks_json(std::ostream& out, const threads_bench::Result& r, const Blocks& b) {
+  out << "{\"bench\":" << quote(threads_bench::bench_name(b.bench)) << ",\"size\":" << b.size
+      << ",\"order_of\":" << quote(b.bench == Bench::kMicro ? "micro" : "series") << ",\"order\":[";
+  for (std::size_t rep = 0; rep < b.order.size(); ++rep) {
+    out << (rep ? "," : "") << "[";
+    for (std::size_t k = 0; k < b.order[rep].size(); ++k)
+      out << (k ? "," : "") << b.first + b.order[rep][k];
+    out << "]";
+  }
+  out << "],\"pairs\":[";
+  for (std::size_t k = 0; k < b.pairs.size(); ++k) {
+    const Pair& p = b.pairs[k];
+    out << (k ? "," : "") << "{\"kind\":" << quote(p.kind) << ",\"name\":" << quote(pair_name(r, p))
+        << ",\"a\":" << quote(r.series[p.a].label()) << ",\"b\":" << quote(r.series[p.b].label())
+        << ",\"a_index\":" << p.a << ",\"b_index\":" << p.b;
+    weft_stats::summary_json(out, p.summary);
+    out << ",\"min\":" << number(p.summary.min) << ",\"max\":" << number(p.summary.max) << "}";
+  }
+  out << "]}";
+}
+
 }  // namespace
 
 std::string threads_table(const threads_bench::Result& r) {
-  std::string out;
-  if (!r.micro.empty()) out += micro_table(r);
+  std::string out = weft_stats::sitting_line(r.sitting) + "\n";
+  out += format("%d repetitions of each benchmark in randomized blocks (seed %llu)\n",
+                r.settings.repeat, static_cast<unsigned long long>(r.settings.seed));
+  if (!r.micro.empty()) {
+    out += "\n";
+    out += micro_table(r);
+  }
   for (const std::size_t n : r.settings.orders) out += matmul_table(r, n);
   out += tree_table(r);
   out += many_table(r);
   out += app_table(r, Bench::kBarnes);
   out += app_table(r, Bench::kDtree);
+  std::vector<weft_stats::PairedSummary> all;
+  for (const Blocks& b : r.blocks)
+    for (const Pair& p : b.pairs) all.push_back(p.summary);
+  out += "\n";
+  out += weft_stats::verdict_counts(all);
+  out += "\n";
+  out += weft_stats::host_line(r.host);
+  out += "\n";
   return out;
 }
 
 std::string threads_json(const threads_bench::Result& r) {
   std::ostringstream out;
   const threads_bench::Settings& st = r.settings;
-  out << "{\"command\":\"threads\",\"repeat\":" << st.repeat << ",\"benches\":[";
+  out << "{\"command\":\"threads\"," << weft_stats::sitting_json_members(r.sitting)
+      << ",\"repeat\":" << st.repeat << ",\"resamples\":" << st.resamples
+      << ",\"interval\":\"percentile bootstrap\",\"benches\":[";
   for (std::size_t i = 0; i < st.benches.size(); ++i)
     out << (i ? "," : "") << quote(threads_bench::bench_name(st.benches[i]));
   out << "],\"matmul_base\":64,\"matmul_add_base\":" << r.matmul_add_base
@@ -293,7 +362,14 @@ std::string threads_json(const threads_bench::Result& r) {
     out << (i ? "," : "");
     series_json(out, r, r.series[i]);
   }
-  out << "]}\n";
+  out << "],\"benchmarks\":[";
+  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
+    out << (i ? "," : "");
+    blocks_json(out, r, r.blocks[i]);
+  }
+  out << "],";
+  weft_stats::host_json(out, r.host);
+  out << "}\n";
   return out.str();
 }
 

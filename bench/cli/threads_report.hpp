@@ -1,5 +1,7 @@
-// `weft-bench threads`' results as tables (stdout: medians, and the ratios the paper's
-// figures are about) and as JSON (every sample, raw).
+// `weft-bench threads`' results as tables (stdout: the sitting, medians, the ratios the
+// paper's figures are about, each series' time over its baseline's as a paired interval and
+// verdict, the host's steadiness) and as JSON (every sample, raw; the sitting, each benchmark's
+// order of repetitions and pairs, the host).
 #pragma once
 
 #include <string>

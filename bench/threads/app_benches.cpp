@@ -1,5 +1,5 @@
-// run_barnes, run_dtree: the series of the two applications, alternated within each
-// repetition like the other benchmarks (threads_sweep.cpp), every run verified.
+// run_barnes, run_dtree: the series of the two applications, in randomized blocks like the
+// other benchmarks (series_runner.hpp), every run verified.
 #include "threads/app_benches.hpp"
 
 #include <numeric>
@@ -46,13 +46,14 @@ Sample sample_of(double seconds, const weft::ThreadStats& threads) {
 
 }  // namespace
 
-void run_barnes(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+void run_barnes(Sitting& sitting) {
+  const Settings& st = sitting.settings;
   thread_apps::BarnesHutParams params;
   params.bodies = st.bh_bodies;
   params.steps = st.bh_steps;
   if (st.spoil_answers) params.max_force_error = -1;  // no force can pass: the check must fail
   std::vector<Series> series = app_plan(st, Bench::kBarnes, st.bh_bodies, "coarse");
-  alternate(st, series, progress, [&](const Series& s) {
+  alternate(sitting, series, [&](const Series& s) {
     const thread_apps::BhVersion v = s.version == "serial"   ? thread_apps::BhVersion::kSerial
                                      : s.version == "coarse" ? thread_apps::BhVersion::kCoarse
                                                              : thread_apps::BhVersion::kFine;
@@ -65,14 +66,14 @@ void run_barnes(const Settings& st, const Progress& progress, std::vector<Series
         std::accumulate(steps.begin() + static_cast<std::ptrdiff_t>(skip), steps.end(), 0.0),
         run.threads);
   });
-  out.insert(out.end(), series.begin(), series.end());
 }
 
-void run_dtree(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+void run_dtree(Sitting& sitting) {
+  const Settings& st = sitting.settings;
   thread_apps::DecisionTreeParams params;
   params.instances = st.dt_instances;
   std::vector<Series> series = app_plan(st, Bench::kDtree, st.dt_instances, nullptr);
-  alternate(st, series, progress, [&](const Series& s) {
+  alternate(sitting, series, [&](const Series& s) {
     const thread_apps::DtVersion v =
         s.version == "serial" ? thread_apps::DtVersion::kSerial : thread_apps::DtVersion::kFine;
     const thread_apps::DecisionTreeRun run =
@@ -83,7 +84,6 @@ void run_dtree(const Settings& st, const Progress& progress, std::vector<Series>
           (st.spoil_answers ? std::string("spoiled for the test") : run.result.failure));
     return sample_of(run.result.build_seconds, run.threads);
   });
-  out.insert(out.end(), series.begin(), series.end());
 }
 
 }  // namespace threads_bench

@@ -4,13 +4,12 @@
 // each scheduler). Each run verifies itself; a failed check throws WrongAnswer.
 #pragma once
 
-#include <vector>
-
-#include "threads/threads_bench.hpp"
+#include "threads/series_runner.hpp"
 
 namespace threads_bench {
 
-void run_barnes(const Settings& settings, const Progress& progress, std::vector<Series>& out);
-void run_dtree(const Settings& settings, const Progress& progress, std::vector<Series>& out);
+// Each adds its series and blocks to the sitting's result.
+void run_barnes(Sitting& sitting);
+void run_dtree(Sitting& sitting);
 
 }  // namespace threads_bench

@@ -312,17 +312,26 @@ std::vector<MicroOp> micro_ops(const Settings& st) {
 
 }  // namespace
 
-std::vector<MicroSeries> run_micro(const Settings& settings, const Progress& progress) {
+void run_micro(Sitting& sitting) {
+  const Settings& settings = sitting.settings;
   std::vector<MicroOp> ops = micro_ops(settings);
+  Blocks blocks;
+  blocks.bench = Bench::kMicro;
+  blocks.first = sitting.result.micro.size();
+  blocks.count = ops.size();
+  const std::uint64_t seed = order_seed(settings.seed, Bench::kMicro, 0);
   for (int rep = 1; rep <= settings.repeat; ++rep) {
-    for (MicroOp& op : ops) {
-      if (progress) progress(rep, settings.repeat, label(op.series));
+    blocks.order.push_back(
+        weft_stats::block_order(ops.size(), seed, static_cast<std::uint64_t>(rep)));
+    for (const std::size_t i : blocks.order.back()) {
+      MicroOp& op = ops[i];
+      if (sitting.progress) sitting.progress(rep, settings.repeat, label(op.series));
       op.series.ns.push_back(op.measure());
     }
+    sitting.host.calibrate();
   }
-  std::vector<MicroSeries> out;
-  for (MicroOp& op : ops) out.push_back(std::move(op.series));
-  return out;
+  for (MicroOp& op : ops) sitting.result.micro.push_back(std::move(op.series));
+  sitting.result.blocks.push_back(std::move(blocks));
 }
 
 }  // namespace threads_bench

@@ -7,18 +7,17 @@
 // otherwise.
 #pragma once
 
-#include <cstddef>
-#include <vector>
-
-#include "threads/threads_bench.hpp"
+#include "threads/series_runner.hpp"
 
 namespace threads_bench {
 
-// The micro operations, one MicroSeries each, measured `settings.repeat` times with every
-// operation run once per repetition in turn. Weft's create+join, mutex, condvar and
-// semaphore run under every scheduler in settings.scheds; the yield switch only under fifo,
-// the one scheduler whose yield hands the worker to the other ready thread (under lifo, df
-// and dfd the yielding thread is itself the newest or leftmost ready one and runs on).
-std::vector<MicroSeries> run_micro(const Settings& settings, const Progress& progress);
+// The micro operations, one MicroSeries each, measured `settings.repeat` times in randomized
+// blocks (every operation once per repetition, in an order drawn from the seed), added to the
+// sitting's result with their blocks (no pairs: per-operation figures, medians only). Weft's
+// create+join, mutex, condvar and semaphore run under every scheduler in settings.scheds; the yield
+// switch only under fifo, the one scheduler whose yield hands the worker to the other ready thread
+// (under lifo, df and dfd the yielding thread is itself the newest or leftmost ready one and runs
+// on).
+void run_micro(Sitting& sitting);
 
 }  // namespace threads_bench

@@ -1,7 +1,8 @@
 // `weft-bench threads`: what it runs (Settings), what it measures (Sample, Series, MicroSeries)
 // and the runner. Each benchmark is one file (micro.*, matmul_threads.*, thread_tree.*,
-// many_threads.*); threads_sweep.cpp repeats them, alternating the schedulers within each
-// repetition, and checks every run's answer.
+// many_threads.*); threads_sweep.cpp repeats them in randomized blocks (every series once per
+// repetition, in an order drawn from the seed for that repetition), checks every run's
+// answer, and pairs each series with its baseline (docs/MEASURING.md).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,10 @@
 #include <vector>
 #include <weft/config.hpp>
 #include <weft/stats.hpp>
+
+#include "stats/host_steadiness.hpp"
+#include "stats/paired.hpp"
+#include "stats/sitting_info.hpp"
 
 namespace threads_bench {
 
@@ -47,6 +52,12 @@ struct Settings {
   std::size_t bh_bodies = 100000;                 // barnes: Plummer bodies
   int bh_steps = 4;                               // barnes: steps (the last two timed)
   std::size_t dt_instances = 133999;              // dtree: training instances
+  // The sitting's seed: each repetition's order and each pair's bootstrap resamples derive
+  // from it, so the same seed replays the same orders and intervals.
+  std::uint64_t seed = 1;
+  int resamples = 10000;  // per interval (weft_stats::kMinResamples at least)
+  // The program's name and arguments, as the JSON records them ("" when empty).
+  std::vector<std::string> command_line;
   // Test hook: every benchmark damages its answer before checking it, to show that the
   // check fails (never set by the command line).
   bool spoil_answers = false;
@@ -85,10 +96,37 @@ struct MicroSeries {
   std::vector<double> ns;
 };
 
+// A series' time over its baseline's, repetition by repetition (the two ran in the same
+// repetition): kind "serial" (the serial elision at the same size), "task" (matmul's df and
+// dfd against the task version on as many workers), "df" (many's other schedulers against
+// df on as many workers and the same stack) or "coarse" (barnes' fine against coarse on as
+// many workers). a and b index Result::series.
+struct Pair {
+  std::string kind;
+  std::size_t a = 0, b = 0;
+  weft_stats::PairedSummary summary;  // of a's seconds over b's
+};
+
+// One benchmark at one size, whose series ran in randomized blocks together: series
+// [first, first + count) of Result::series (Result::micro for micro), the order of each
+// repetition (indexes relative to first) and their pairs.
+struct Blocks {
+  Bench bench = Bench::kMatmul;
+  std::size_t size = 0;  // 0 for micro
+  std::size_t first = 0, count = 0;
+  std::vector<std::vector<std::size_t>> order;  // one permutation of 0..count-1 per repetition
+  std::vector<Pair> pairs;
+};
+
 struct Result {
   Settings settings;
+  weft_stats::SittingInfo sitting;
   std::vector<MicroSeries> micro;
-  std::vector<Series> series;  // matmul, tree and many, in that order
+  std::vector<Series> series;  // in the order of Settings::benches
+  std::vector<Blocks> blocks;  // in the order they ran
+  // The calibration kernel before the first repetition and after every repetition of every
+  // benchmark.
+  weft_stats::Steadiness host;
   std::size_t matmul_add_base = 0;
   std::size_t tree_node_bytes = 0;
   std::uint32_t many_leaf_rounds = 0;
@@ -111,6 +149,16 @@ std::vector<weft::ThreadSched> default_scheds(Bench b);
 std::vector<weft::ThreadSched> scheds_of(const Settings& s, Bench b);
 // The quotas each benchmark runs with when Settings::quotas is empty.
 std::vector<std::size_t> default_quotas(Bench b);
+
+// The pairs of one benchmark's series at one size (the rules at Pair), indexes into `series`,
+// summaries left empty.
+std::vector<Pair> plan_pairs(const std::vector<Series>& series);
+
+// The seeds of one benchmark at one size: its repetitions' order and its pairs' resamples,
+// derived from the sitting's seed, the benchmark and the size alone, so that running one
+// benchmark alone replays its order within a full sitting of the same seed.
+std::uint64_t order_seed(std::uint64_t seed, Bench bench, std::size_t size);
+std::uint64_t bootstrap_seed(std::uint64_t seed, Bench bench, std::size_t size);
 
 double median(std::vector<double> v);
 // "64K", "1M", "1.5M", "123": bytes as weft-bench's options take them.

@@ -1,11 +1,16 @@
 // run_threads: each benchmark's series (the serial elision first, then the task version and
-// the thread version under every scheduler, worker count, quota and stack), repeated with
-// the series alternated within each repetition, every run's answer checked.
+// the thread version under every scheduler, worker count, quota and stack), repeated in
+// randomized blocks, every run's answer checked; each series' times paired with its
+// baseline's, the host's steadiness and the sitting recorded.
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <weft/config.hpp>
 
+#include "stats/paired.hpp"
+#include "stats/randomized_blocks.hpp"
+#include "stats/sitting_info.hpp"
 #include "threads/app_benches.hpp"
 #include "threads/many_threads.hpp"
 #include "threads/matmul_threads.hpp"
@@ -55,6 +60,84 @@ std::vector<weft::ThreadSched> scheds_of(const Settings& s, Bench b) {
 std::vector<std::size_t> default_quotas(Bench b) {
   if (b == Bench::kTree) return {4 * kKiB, 64 * kKiB};
   return {64 * kKiB};
+}
+
+// The streams of the sitting's seed: 1000 + benchmark for the orders, 2000 + benchmark for
+// the resamples, each then split by size.
+std::uint64_t order_seed(std::uint64_t seed, Bench bench, std::size_t size) {
+  return weft_stats::derive_seed(weft_stats::derive_seed(seed, 1000 + static_cast<unsigned>(bench)),
+                                 size);
+}
+
+std::uint64_t bootstrap_seed(std::uint64_t seed, Bench bench, std::size_t size) {
+  return weft_stats::derive_seed(weft_stats::derive_seed(seed, 2000 + static_cast<unsigned>(bench)),
+                                 size);
+}
+
+std::vector<Pair> plan_pairs(const std::vector<Series>& series) {
+  std::vector<Pair> pairs;
+  const auto find = [&](auto&& match) -> const Series* {
+    for (const Series& x : series)
+      if (match(x)) return &x;
+    return nullptr;
+  };
+  const auto index = [&](const Series* x) { return static_cast<std::size_t>(x - series.data()); };
+  const auto has_sched = [](const Series& x, weft::ThreadSched sched) {
+    return x.sched && *x.sched == sched;
+  };
+  const Series* serial = find([](const Series& x) { return x.version == "serial"; });
+  for (const Series& s : series) {
+    if (serial != nullptr && &s != serial)
+      pairs.push_back({"serial", index(&s), index(serial), {}});
+  }
+  for (const Series& s : series) {
+    if (s.version != "threads") continue;
+    const Series* base = nullptr;
+    const char* kind = "";
+    if (s.bench == Bench::kMatmul &&
+        (has_sched(s, weft::ThreadSched::kDf) || has_sched(s, weft::ThreadSched::kDfd))) {
+      kind = "task";
+      base = find([&](const Series& x) { return x.version == "task" && x.workers == s.workers; });
+    } else if (s.bench == Bench::kMany && !has_sched(s, weft::ThreadSched::kDf)) {
+      kind = "df";
+      base = find([&](const Series& x) {
+        return x.version == "threads" && has_sched(x, weft::ThreadSched::kDf) &&
+               x.workers == s.workers && x.stack == s.stack;
+      });
+    } else if (s.bench == Bench::kBarnes) {
+      kind = "coarse";
+      base = find([&](const Series& x) { return x.version == "coarse" && x.workers == s.workers; });
+    }
+    if (base != nullptr) pairs.push_back({kind, index(&s), index(base), {}});
+  }
+  return pairs;
+}
+
+void add_blocks(Sitting& sitting, std::vector<Series>& series,
+                std::vector<std::vector<std::size_t>> order) {
+  const Settings& st = sitting.settings;
+  Result& r = sitting.result;
+  Blocks b;
+  b.bench = series.front().bench;
+  b.size = series.front().size;
+  b.first = r.series.size();
+  b.count = series.size();
+  b.order = std::move(order);
+  b.pairs = plan_pairs(series);
+  const std::uint64_t seed = bootstrap_seed(st.seed, b.bench, b.size);
+  for (std::size_t k = 0; k < b.pairs.size(); ++k) {
+    Pair& p = b.pairs[k];
+    std::vector<double> a_s, b_s;
+    for (const Sample& x : series[p.a].samples) a_s.push_back(x.seconds);
+    for (const Sample& x : series[p.b].samples) b_s.push_back(x.seconds);
+    p.summary = weft_stats::compare_paired(a_s, b_s,
+                                           {st.resamples, 0.95, weft_stats::derive_seed(seed, k)});
+    p.a += b.first;
+    p.b += b.first;
+  }
+  r.series.insert(r.series.end(), std::make_move_iterator(series.begin()),
+                  std::make_move_iterator(series.end()));
+  r.blocks.push_back(std::move(b));
 }
 
 double median(std::vector<double> v) {
@@ -128,12 +211,15 @@ weft::Config config_of(const Series& s) {
   return run_config(s.workers, s.sched.value_or(weft::ThreadSched::kDf), s.quota, s.stack);
 }
 
-void run_matmul(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+void run_matmul(Sitting& sitting) {
+  const Settings& st = sitting.settings;
   for (const std::size_t n : st.orders) {
     MatmulInputs inputs(n);
-    std::vector<double> reference;  // the first serial run's product, checked on its own
+    // The first run's product (whichever version the order put first; all three compute it
+    // bit for bit alike), checked on its own; every later one is checked against it.
+    std::vector<double> reference;
     std::vector<Series> series = plan(st, Bench::kMatmul, n, true, true);
-    alternate(st, series, progress, [&](const Series& s) {
+    alternate(sitting, series, [&](const Series& s) {
       inputs.clear_product();
       Sample sample;
       if (s.version == "serial") {
@@ -155,17 +241,16 @@ void run_matmul(const Settings& st, const Progress& progress, std::vector<Series
         throw WrongAnswer("matmul n=" + std::to_string(n) + " " + s.label() + ": " + error);
       return sample;
     });
-    out.insert(out.end(), series.begin(), series.end());
   }
 }
 
-// Runs `series` alternated: the serial elision or the thread version of a benchmark whose
-// answer is a sum, each run's sum checked against `expected`.
+// Runs `series` in randomized blocks: the serial elision or the thread version of a benchmark
+// whose answer is a sum, each run's sum checked against `expected`.
 template <class Serial, class Threaded>
-void run_summing(const Settings& st, const Progress& progress, std::vector<Series>& series,
-                 const std::string& what, std::uint64_t expected, Serial serial,
-                 Threaded threaded) {
-  alternate(st, series, progress, [&](const Series& s) {
+void run_summing(Sitting& sitting, std::vector<Series>& series, const std::string& what,
+                 std::uint64_t expected, Serial serial, Threaded threaded) {
+  const Settings& st = sitting.settings;
+  alternate(sitting, series, [&](const Series& s) {
     std::uint64_t got = 0;
     const Sample sample = s.version == "serial"
                               ? measure_serial(0, [&] { got = serial(); })
@@ -178,22 +263,22 @@ void run_summing(const Settings& st, const Progress& progress, std::vector<Serie
   });
 }
 
-void run_tree(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+void run_tree(Sitting& sitting) {
+  const Settings& st = sitting.settings;
   const int depth = st.tree_depth;
   std::vector<Series> series = plan(st, Bench::kTree, static_cast<std::size_t>(depth), false, true);
   run_summing(
-      st, progress, series, "tree depth " + std::to_string(depth), tree_expected(depth),
+      sitting, series, "tree depth " + std::to_string(depth), tree_expected(depth),
       [&] { return tree_serial(depth); }, [&] { return tree_threads(depth); });
-  out.insert(out.end(), series.begin(), series.end());
 }
 
-void run_many(const Settings& st, const Progress& progress, std::vector<Series>& out) {
+void run_many(Sitting& sitting) {
+  const Settings& st = sitting.settings;
   const std::size_t count = st.many_count;
   std::vector<Series> series = plan(st, Bench::kMany, count, false, false);
   run_summing(
-      st, progress, series, "many " + std::to_string(count), many_expected(count),
+      sitting, series, "many " + std::to_string(count), many_expected(count),
       [&] { return many_serial(count); }, [&] { return many_threads(count); });
-  out.insert(out.end(), series.begin(), series.end());
 }
 
 }  // namespace
@@ -204,16 +289,23 @@ Result run_threads(const Settings& settings, const Progress& progress) {
   r.matmul_add_base = kMatmulAddBase;
   r.tree_node_bytes = kTreeNodeBytes;
   r.many_leaf_rounds = kManyLeafRounds;
+  const std::vector<std::string_view> words(settings.command_line.begin(),
+                                            settings.command_line.end());
+  r.sitting = weft_stats::current_sitting(words, settings.seed);
+  weft_stats::HostMonitor host;
+  host.calibrate();
+  Sitting sitting{settings, progress, host, r};
   for (const Bench b : settings.benches) {
     switch (b) {
-      case Bench::kMicro: r.micro = run_micro(settings, progress); break;
-      case Bench::kMatmul: run_matmul(settings, progress, r.series); break;
-      case Bench::kTree: run_tree(settings, progress, r.series); break;
-      case Bench::kMany: run_many(settings, progress, r.series); break;
-      case Bench::kBarnes: run_barnes(settings, progress, r.series); break;
-      case Bench::kDtree: run_dtree(settings, progress, r.series); break;
+      case Bench::kMicro: run_micro(sitting); break;
+      case Bench::kMatmul: run_matmul(sitting); break;
+      case Bench::kTree: run_tree(sitting); break;
+      case Bench::kMany: run_many(sitting); break;
+      case Bench::kBarnes: run_barnes(sitting); break;
+      case Bench::kDtree: run_dtree(sitting); break;
     }
   }
+  r.host = host.steadiness();
   return r;
 }
 
