@@ -2,30 +2,46 @@
 // plain serial recursion. Every run is checked against the serial result.
 //
 //   weft-fib-demo [--n N] [--workers 1,2] [--steal one,fixed:2,fixed:20,half] [--repeat R]
-//                 [--json FILE] [--only serial|weft]
+//                 [--json FILE] [--only serial|weft] [--seed S]
 //
 // Every result is checked against fib(n) computed by iteration. --only runs one side (for
 // counting instructions with callgrind); the table then lacks the ratios.
 //
-// Runs are alternated (serial, then every configuration, R times over) and medians reported,
-// so a noisy machine disturbs all configurations alike. "ns/spawn" is the 1-worker
-// overhead over the serial recursion divided by the number of spawns.
+// Randomized blocks (docs/MEASURING.md): each of R repetitions runs every variant (serial,
+// and weft per policy and worker count) once, in an order shuffled from --seed (drawn at
+// random and printed when not given, so a sitting can be replayed), and the host's
+// calibration kernel after it. Medians are reported; each weft variant's time over serial's
+// in the same repetition is summarised as a paired ratio with a 95 % bootstrap interval and a
+// verdict ("ahead": weft is faster than serial). The output ends with the host's steadiness,
+// "HOST UNSTEADY (...)" when the host was too busy for the figures to be carried elsewhere.
+// "ns/spawn" is the 1-worker overhead over the serial recursion divided by the number of
+// spawns; "speedup" is against the same policy on 1 worker (a ratio of medians, for reading
+// the table; the interval column is the claim).
 //
 // Exit status: 0 done; 1 a wrong result or a failure; 2 a bad argument or WEFT_* value, with
 // a line "weft-fib-demo: <what is wrong>" on stderr.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <weft/weft.hpp>
 
 #include "common/fib_reference.hpp"
+#include "stats/host_steadiness.hpp"
+#include "stats/paired.hpp"
+#include "stats/randomized_blocks.hpp"
+#include "stats/sitting_info.hpp"
+#include "stats/sitting_report.hpp"
 
 namespace {
 
@@ -51,13 +67,16 @@ struct Options {
   std::string json;
   bool run_serial = true;
   bool run_weft = true;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr,
-               "weft-fib-demo: %s\nusage: weft-fib-demo [--n N] [--workers 1,2,...] "
-               "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE] [--only serial|weft]\n",
-               message.c_str());
+  std::fprintf(
+      stderr,
+      "weft-fib-demo: %s\nusage: weft-fib-demo [--n N] [--workers 1,2,...] "
+      "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE] [--only serial|weft] [--seed S]\n",
+      message.c_str());
   std::exit(2);
 }
 
@@ -108,6 +127,13 @@ Options parse(int argc, char** argv) {
       o.repeat = static_cast<int>(parse_int(flag, value, 1, 1000));
     } else if (flag == "--json") {
       o.json = value;
+    } else if (flag == "--seed") {
+      char* end = nullptr;
+      errno = 0;
+      o.seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0)
+        usage_error("--seed \"" + value + "\": expected an unsigned 64-bit number");
+      o.seed_given = true;
     } else if (flag == "--only") {
       if (value != "serial" && value != "weft")
         usage_error("--only \"" + value + "\": expected serial or weft");
@@ -138,35 +164,60 @@ struct Setup {
   weft::WorkerStats counters;  // summed over all repetitions
 };
 
+// "[a, b, c]"
+std::string json_indices(const std::vector<std::size_t>& v) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
+  out << ']';
+  return out.str();
+}
+
 // The demo proper; main reports what it throws.
-int run_demo(const Options& opt) {
+int run_demo(const Options& opt, const std::vector<std::string_view>& words) {
   std::vector<Setup> setups;
-  for (const auto& s : opt.steal) {
-    for (unsigned w : opt.workers) {
-      weft::Config c = weft::Config::from_env();
-      c.steal = weft::StealPolicy::parse(s, "--steal");
-      c.workers = w;
-      setups.push_back({s, w, std::make_unique<weft::Runtime>(c), {}, {}});
+  if (opt.run_weft) {
+    for (const auto& s : opt.steal) {
+      for (unsigned w : opt.workers) {
+        weft::Config c = weft::Config::from_env();
+        c.steal = weft::StealPolicy::parse(s, "--steal");
+        c.workers = w;
+        setups.push_back({s, w, std::make_unique<weft::Runtime>(c), {}, {}});
+      }
     }
   }
+  const weft_stats::SittingInfo sitting = weft_stats::current_sitting(words, opt.seed);
   const long spawns = fib_by_iteration(opt.n + 1) - 1;  // internal nodes of the call tree
   const long expected = fib_by_iteration(opt.n);
   std::vector<double> serial_times;
   const int n = opt.n;
-  for (int r = 0; r < opt.repeat; ++r) {
-    std::fprintf(stderr, "\rrepetition %d/%d ...", r + 1, opt.repeat);
-    if (opt.run_serial) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const long got = serial_fib(n);
-      serial_times.push_back(seconds_since(t0));
-      if (got != expected) {
-        std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n",
-                     n, got, expected);
-        return 1;
+  // The variants of a repetition: serial (when run) first, then the setups in table order.
+  const std::size_t first_setup = opt.run_serial ? 1 : 0;
+  const std::size_t variants = first_setup + setups.size();
+  const std::uint64_t order_seed = weft_stats::derive_seed(opt.seed, 1000);
+  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(opt.seed, 2000);
+  std::vector<std::vector<std::size_t>> orders;
+  std::printf("seed %llu (--seed %llu replays this order)\n",
+              static_cast<unsigned long long>(opt.seed), static_cast<unsigned long long>(opt.seed));
+  std::fflush(stdout);
+  weft_stats::HostMonitor host;
+  host.calibrate();
+  for (int r = 1; r <= opt.repeat; ++r) {
+    std::fprintf(stderr, "\rrepetition %d/%d ...", r, opt.repeat);
+    orders.push_back(weft_stats::block_order(variants, order_seed, static_cast<std::uint64_t>(r)));
+    for (const std::size_t v : orders.back()) {
+      if (v < first_setup) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const long got = serial_fib(n);
+        serial_times.push_back(seconds_since(t0));
+        if (got != expected) {
+          std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n",
+                       n, got, expected);
+          return 1;
+        }
+        continue;
       }
-    }
-    if (!opt.run_weft) continue;
-    for (auto& s : setups) {
+      Setup& s = setups[v - first_setup];
       s.rt->reset_stats();
       const auto t0 = std::chrono::steady_clock::now();
       const long got = s.rt->run([n] { return fib(n); });
@@ -179,53 +230,89 @@ int run_demo(const Options& opt) {
       }
       s.counters += s.rt->stats().total;
     }
+    host.calibrate();
   }
   std::fprintf(stderr, "\r%*s\r", 40, "");
+  const weft_stats::Steadiness steadiness = host.steadiness();
+
+  std::ostringstream json;
+  json << "{\"benchmark\":\"fib\"," << weft_stats::sitting_json_members(sitting) << ",\"n\":" << n
+       << ",\"spawns\":" << spawns << ",\"repeat\":" << opt.repeat << ",";
+  weft_stats::host_json(json, steadiness);
+  json << ",\"variants\":[";
+  if (opt.run_serial) json << "\"serial\"";
+  for (std::size_t i = 0; i < setups.size(); ++i) {
+    json << (i + first_setup ? "," : "") << "\"weft " << setups[i].steal << " " << setups[i].workers
+         << "w\"";
+  }
+  json << "],\"order\":[";
+  for (std::size_t r = 0; r < orders.size(); ++r) json << (r ? "," : "") << json_indices(orders[r]);
+  json << "]";
 
   if (!opt.run_weft) {
     std::printf("fib(%d) = %ld, serial only, %d repetitions, median %.4f s\n", n, expected,
                 opt.repeat, median(serial_times));
-    return 0;
-  }
-  const double ts = opt.run_serial ? median(serial_times) : 0.0;
-  std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", n,
-              expected, spawns, opt.repeat, ts);
-  std::printf("%-9s %7s %9s %8s %9s %9s %9s %10s %11s %9s %7s\n", "steal", "workers", "time_s",
-              "x_serial", "ns/spawn", "speedup", "steals", "tasks/stl", "stolen_join", "leapfrog",
-              "parks");
-  std::ostringstream json;
-  json << "{\"benchmark\":\"fib\",\"n\":" << n << ",\"spawns\":" << spawns
-       << ",\"repeat\":" << opt.repeat << ",\"serial_s\":" << ts << ",\"runs\":[";
-  bool first = true;
-  for (const auto& s : setups) {
-    const double t = median(s.times);
-    double one_worker = 0;
-    for (const auto& o : setups) {
-      if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
+    json << ",\"serial_s\":" << median(serial_times) << ",\"runs\":[]}";
+  } else {
+    const double ts = opt.run_serial ? median(serial_times) : 0.0;
+    std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", n,
+                expected, spawns, opt.repeat, ts);
+    std::printf("%-9s %7s %9s %8s %9s %9s  %-40s %9s %9s %11s %9s %7s\n", "steal", "workers",
+                "time_s", "x_serial", "ns/spawn", "speedup", "weft/serial [95% CI] verdict",
+                "steals", "tasks/stl", "stolen_join", "leapfrog", "parks");
+    json << ",\"serial_s\":" << ts << ",\"runs\":[";
+    bool first = true;
+    for (std::size_t k = 0; k < setups.size(); ++k) {
+      const Setup& s = setups[k];
+      const double t = median(s.times);
+      double one_worker = 0;
+      for (const auto& o : setups) {
+        if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
+      }
+      const double ns_per_spawn =
+          s.workers == 1 && ts > 0 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
+      const double speedup = one_worker > 0 ? one_worker / t : 0;
+      const double reps = opt.repeat;
+      const auto& c = s.counters;
+      char ns_text[32] = "-";
+      if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
+      // Each weft time over serial's of the same repetition: the pairing removes the noise a
+      // repetition puts on both.
+      weft_stats::PairedSummary vs_serial;
+      std::string interval = "-";
+      if (opt.run_serial) {
+        vs_serial = weft_stats::compare_paired(
+            s.times, serial_times, {10000, 0.95, weft_stats::derive_seed(bootstrap_seed, k)});
+        interval = weft_stats::interval_text(vs_serial);
+      }
+      std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f  %-40s %9.0f %10.2f %11.0f %9.0f %7.0f\n",
+                  s.steal.c_str(), s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup,
+                  interval.c_str(), c.steals / reps, c.tasks_per_steal(), c.stolen_joins / reps,
+                  c.leapfrogs / reps, c.parks / reps);
+      json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
+           << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
+           << ",\"speedup_vs_1_worker\":" << speedup;
+      if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
+      if (opt.run_serial) {
+        json << ",\"vs_serial\":{\"a\":\"weft\",\"b\":\"serial\"";
+        weft_stats::summary_json(json, vs_serial);
+        json << "}";
+      }
+      json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
+           << ",\"tasks_stolen\":" << c.tasks_stolen / reps
+           << ",\"steal_attempts\":" << c.steal_attempts / reps
+           << ",\"stolen_joins\":" << c.stolen_joins / reps
+           << ",\"leapfrogs\":" << c.leapfrogs / reps << ",\"parks\":" << c.parks / reps << "}}";
+      first = false;
     }
-    const double ns_per_spawn =
-        s.workers == 1 && ts > 0 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
-    const double speedup = one_worker > 0 ? one_worker / t : 0;
-    const double reps = opt.repeat;
-    const auto& c = s.counters;
-    char ns_text[32] = "-";
-    if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
-    std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f %9.0f %10.2f %11.0f %9.0f %7.0f\n", s.steal.c_str(),
-                s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup, c.steals / reps,
-                c.tasks_per_steal(), c.stolen_joins / reps, c.leapfrogs / reps, c.parks / reps);
-    json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
-         << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
-         << ",\"speedup_vs_1_worker\":" << speedup;
-    if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
-    json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
-         << ",\"tasks_stolen\":" << c.tasks_stolen / reps
-         << ",\"steal_attempts\":" << c.steal_attempts / reps
-         << ",\"stolen_joins\":" << c.stolen_joins / reps << ",\"leapfrogs\":" << c.leapfrogs / reps
-         << ",\"parks\":" << c.parks / reps << "}}";
-    first = false;
+    json << "]}";
+    std::printf(
+        "(speedup: against the same policy on 1 worker, a ratio of medians; weft/serial: the "
+        "median of each repetition's weft time over its serial time, below 1 when weft is "
+        "faster, with its bootstrap interval; counters: per run)\n");
   }
-  json << "]}";
-  std::printf("(speedup: against the same policy on 1 worker; counters: per run)\n");
+  std::printf("%s\n%s\n", weft_stats::sitting_line(sitting).c_str(),
+              weft_stats::host_line(steadiness).c_str());
   if (!opt.json.empty()) {
     std::ofstream out(opt.json);
     out << json.str() << '\n';
@@ -240,10 +327,14 @@ int run_demo(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Options opt = parse(argc, argv);
+  Options opt = parse(argc, argv);
+  if (!opt.seed_given) {
+    opt.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  }
+  const std::vector<std::string_view> words(argv, argv + argc);
   // A bad WEFT_* value (Config::from_env) is a usage error, reported as one, not a crash.
   try {
-    return run_demo(opt);
+    return run_demo(opt, words);
   } catch (const weft::ConfigError& e) {
     std::fprintf(stderr, "weft-fib-demo: %s\n", e.what());
     return 2;

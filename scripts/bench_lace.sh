@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # weft against Lace, the fastest library work stealer we know, on fib:
 #   1. fib(37) on 1 worker and fib(39) on 2 workers: serial, Lace, and weft's spawn/join,
-#      spawn/join in a noexcept function, and weft::invoke, alternated in one process
-#      (medians; each form against serial and against Lace);
+#      spawn/join in a noexcept function, and weft::invoke, in randomized blocks in one
+#      process (each repetition runs every form once, in an order shuffled from the seed);
+#      medians, and each form's time over Lace's and over serial's as paired ratios with 95 %
+#      bootstrap intervals and verdicts; the host's steadiness (HOST UNSTEADY when busy);
 #   2. instructions per spawn+join with valgrind --tool=callgrind, 1 worker, for each form,
-#      (fib(30) - fib(25)) minus the serial recursion's, over the extra spawns.
+#      (fib(30) - fib(25)) minus the serial recursion's, over the extra spawns;
+#   3. the criteria below, each printed PASS, FAIL or SKIP by the code at the end of this
+#      script from the JSON verdicts of step 1 and the counts of step 2:
+#        C1  invoke's instructions per spawn+join <= Lace's (callgrind: deterministic);
+#        C2  invoke's time on 1 worker (fib(37)) is not behind Lace's: the verdict of
+#            invoke/lace is ahead or level (undecided fails: the interval must show it);
+#        C3  the same on 2 workers (fib(39)).
+#      SKIP where the data was not taken (--callgrind-only, or no valgrind). The exit status
+#      does not depend on the criteria (0 when everything ran).
 #
-# Usage: scripts/bench_lace.sh LACE_DIR [--repeat R]
+# Usage: scripts/bench_lace.sh LACE_DIR [--repeat R] [--seed S] [--callgrind-only]
 #   LACE_DIR   a checkout of Lace (github.com/trolando/lace, v1.4.2 measured) that you supply;
 #              it is built out of source in build-lace/ with Lace's own CMake flags
-#   --repeat   alternated repetitions per table (default 7)
+#   --repeat   repetitions per table (default 7; verdicts need at least 5)
+#   --seed     the seed of both tables' orders and intervals (default: drawn by the program,
+#              printed, and recorded in the JSON)
 #   --callgrind-only   skip the timed tables
 # Every run is verified against fib(n) by iteration (build-lace/weft-lace-fib). JSON goes to
-# build-lace/*.json.
+# build-lace/*.json (WEFT_LACE_BUILD names another build directory).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { printf 'bench_lace.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -20,11 +32,14 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BA
 
 lace_dir=""
 repeat=7
+seed=()
 timing=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h | --help) usage; exit 0 ;;
     --repeat) repeat="${2:?--repeat needs a number}"; shift 2 ;;
+    --seed) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--seed needs an unsigned number"
+      seed=(--seed "$2"); shift 2 ;;
     --callgrind-only) timing=0; shift ;;
     -*) usage >&2; die "unknown option '$1'" ;;
     *) [[ -z "$lace_dir" ]] || die "one LACE_DIR only"; lace_dir="$1"; shift ;;
@@ -36,22 +51,25 @@ lace_dir="$(cd "$lace_dir" 2>/dev/null && pwd)" || die "LACE_DIR '$lace_dir' is 
 [[ -f "$lace_dir/src/lace.h" && -f "$lace_dir/CMakeLists.txt" ]] ||
   die "'$lace_dir' does not look like a Lace checkout (no src/lace.h or CMakeLists.txt)"
 
-build="$ROOT/build-lace"
+build="${WEFT_LACE_BUILD:-$ROOT/build-lace}"
 echo "==> building weft-lace-fib against $lace_dir in $build"
 cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF \
   -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_LACE_DIR="$lace_dir" >/dev/null
 cmake --build "$build" --target weft-lace-fib >/dev/null
 bin="$build/bench/lace/weft-lace-fib"
 
+# This run's figures only: an older table's JSON must not be judged.
+rm -f "$build/fib37-w1.json" "$build/fib39-w2.json"
 if ((timing)); then
   echo
   echo "== fib(37), 1 worker"
-  "$bin" --n 37 --workers 1 --repeat "$repeat" --json "$build/fib37-w1.json"
+  "$bin" --n 37 --workers 1 --repeat "$repeat" "${seed[@]}" --json "$build/fib37-w1.json"
   echo
   echo "== fib(39), 2 workers"
-  "$bin" --n 39 --workers 2 --repeat "$repeat" --json "$build/fib39-w2.json"
+  "$bin" --n 39 --workers 2 --repeat "$repeat" "${seed[@]}" --json "$build/fib39-w2.json"
 fi
 
+declare -A per_spawn=()  # form -> instructions per spawn+join (unrounded)
 if command -v valgrind >/dev/null 2>&1; then
   echo
   # Where valgrind lacks membarrier, weft's concurrent mechanism would run in its fence mode
@@ -79,5 +97,40 @@ if command -v valgrind >/dev/null 2>&1; then
     i25=$(instr "$form" 25); i30=$(instr "$form" 30)
     awk -v f="$form" -v a="$i25" -v b="$i30" -v s25="$s25" -v s30="$s30" -v n="$spawns" 'BEGIN {
       printf "%-9s %14.2f %18.2f\n", f, (b - a) / n, ((b - a) - (s30 - s25)) / n }'
+    per_spawn[$form]=$(awk -v a="$i25" -v b="$i30" -v n="$spawns" \
+      'BEGIN { printf "%.6f", (b - a) / n }')
   done
 fi
+
+# The criteria of the comment block at the top, applied to the figures above.
+# The verdict of FORM over lace in a table's JSON, or nothing when the file is absent.
+verdict_vs_lace() {  # FILE FORM
+  [[ -f "$1" ]] || return 0
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+print(next(f["vs_lace"]["verdict"] for f in doc["forms"] if f["form"] == sys.argv[2]))
+PY
+}
+echo
+echo "== criteria"
+if [[ -n "${per_spawn[invoke]:-}" && -n "${per_spawn[lace]:-}" ]]; then
+  if awk -v a="${per_spawn[invoke]}" -v b="${per_spawn[lace]}" 'BEGIN { exit !(a <= b) }'; then
+    result=PASS
+  else
+    result=FAIL
+  fi
+  printf '%s  C1 invoke instr/spawn %.2f <= Lace %.2f\n' "$result" "${per_spawn[invoke]}" \
+    "${per_spawn[lace]}"
+else
+  echo "SKIP  C1 invoke instr/spawn <= Lace (no callgrind counts)"
+fi
+for criterion in "C2 fib37-w1 1 worker" "C3 fib39-w2 2 workers"; do
+  read -r name file label <<<"$criterion"
+  verdict="$(verdict_vs_lace "$build/$file.json" invoke)"
+  case "$verdict" in
+    "") echo "SKIP  $name invoke not behind Lace on $label (no timed table)" ;;
+    ahead | level) echo "PASS  $name invoke not behind Lace on $label (invoke/lace: $verdict)" ;;
+    *) echo "FAIL  $name invoke not behind Lace on $label (invoke/lace: $verdict)" ;;
+  esac
+done

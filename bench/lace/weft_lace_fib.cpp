@@ -1,27 +1,41 @@
-// weft-lace-fib: fib(n) on Lace and on weft's fork-join forms, alternated in one process.
+// weft-lace-fib: fib(n) on Lace and on weft's fork-join forms, in randomized blocks.
 //
-//   weft-lace-fib [--n N] [--workers W] [--repeat R] [--json FILE] [--only FORM]
+//   weft-lace-fib [--n N] [--workers W] [--repeat R] [--json FILE] [--only FORM] [--seed S]
 //
 // Forms: serial (the plain recursion), lace (SPAWN/CALL/SYNC), spawn (the README's
 // spawn/join), noexcept (the same function declared noexcept), invoke (weft::invoke).
-// Each repetition runs every form once, in that order, so the machine's noise falls on all
-// of them alike; the table gives medians and each form's median against serial and Lace.
+// Randomized blocks (docs/MEASURING.md): each repetition runs every form once, in an order
+// shuffled from --seed (drawn at random and printed when not given), so that neither a place
+// in the round nor a drift of the machine favours a form; the host's calibration kernel runs
+// between repetitions and the output ends with its steadiness. The table gives medians, and
+// each form's time over Lace's and over serial's of the same repetition as a paired ratio
+// with a 95 % bootstrap interval and a verdict ("ahead": the form is faster).
 // Every result is checked against fib(n) computed by iteration. --only runs one form (for
 // counting instructions with callgrind). Lace's workers are suspended between its runs and
 // weft's park between theirs, so neither runtime's idle threads take the other's cores.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <random>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <weft/weft.hpp>
 
 #include "common/fib_reference.hpp"
 #include "fib_lace.h"
+#include "stats/host_steadiness.hpp"
+#include "stats/paired.hpp"
+#include "stats/randomized_blocks.hpp"
+#include "stats/sitting_info.hpp"
+#include "stats/sitting_report.hpp"
 
 namespace {
 
@@ -60,7 +74,7 @@ long invoke_fib(int n) {
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr,
                "weft-lace-fib: %s\nusage: weft-lace-fib [--n N] [--workers W] [--repeat R] "
-               "[--json FILE] [--only serial|lace|spawn|noexcept|invoke]\n",
+               "[--json FILE] [--only serial|lace|spawn|noexcept|invoke] [--seed S]\n",
                message.c_str());
   std::exit(2);
 }
@@ -95,6 +109,8 @@ int main(int argc, char** argv) {
   int repeat = 7;
   std::string json_path;
   std::string only;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") usage_error("help");
@@ -110,6 +126,13 @@ int main(int argc, char** argv) {
       json_path = value;
     } else if (flag == "--only") {
       only = value;
+    } else if (flag == "--seed") {
+      char* end = nullptr;
+      errno = 0;
+      seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0)
+        usage_error("--seed \"" + value + "\": expected an unsigned 64-bit number");
+      seed_given = true;
     } else {
       usage_error("unknown option " + flag);
     }
@@ -154,10 +177,25 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (!seed_given) seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  const std::vector<std::string_view> words(argv, argv + argc);
+  const weft_stats::SittingInfo sitting = weft_stats::current_sitting(words, seed);
+  std::printf("seed %llu (--seed %llu replays this order)\n", static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(seed));
+  std::fflush(stdout);
+
   const long expected = bench_common::fib_by_iteration(n);
-  for (int r = 0; r < repeat; ++r) {
-    std::fprintf(stderr, "\rrepetition %d/%d ...", r + 1, repeat);
-    for (Form& f : forms) {
+  const std::uint64_t order_seed = weft_stats::derive_seed(seed, 1000);
+  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(seed, 2000);
+  std::vector<std::vector<std::size_t>> orders;
+  weft_stats::HostMonitor host;
+  host.calibrate();
+  for (int r = 1; r <= repeat; ++r) {
+    std::fprintf(stderr, "\rrepetition %d/%d ...", r, repeat);
+    orders.push_back(
+        weft_stats::block_order(forms.size(), order_seed, static_cast<std::uint64_t>(r)));
+    for (const std::size_t i : orders.back()) {
+      Form& f = forms[i];
       const auto t0 = std::chrono::steady_clock::now();
       const long got = f.run(n);
       f.times.push_back(
@@ -168,39 +206,89 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
+    host.calibrate();
   }
   std::fprintf(stderr, "\r%*s\r", 40, "");
   if (lace_started) lace_fib_stop();
+  const weft_stats::Steadiness steadiness = host.steadiness();
 
-  auto median_of = [&](const char* name) {
-    for (const Form& f : forms)
-      if (std::string(name) == f.name) return median(f.times);
-    return 0.0;
-  };
-  const double serial = median_of("serial");
-  const double lace = median_of("lace");
-  std::printf("fib(%d) = %ld, %u worker%s, %d alternated repetitions, medians\n", n, expected,
-              workers, workers == 1 ? "" : "s", repeat);
-  std::printf("%-9s %9s %10s %8s\n", "form", "time_s", "x_serial", "x_lace");
-  std::string json = "{\"benchmark\":\"fib-lace\",\"n\":" + std::to_string(n) +
-                     ",\"workers\":" + std::to_string(workers) +
-                     ",\"repeat\":" + std::to_string(repeat) + ",\"forms\":[";
-  bool first = true;
+  const Form* serial = nullptr;
+  const Form* lace = nullptr;
   for (const Form& f : forms) {
-    const double t = median(f.times);
-    std::printf("%-9s %9.4f %10s %8s\n", f.name, t,
-                serial > 0 ? std::to_string(t / serial).substr(0, 4).c_str() : "-",
-                lace > 0 ? std::to_string(t / lace).substr(0, 4).c_str() : "-");
-    json += std::string(first ? "" : ",") + "{\"form\":\"" + f.name +
-            "\",\"median_s\":" + std::to_string(t) +
-            ",\"x_serial\":" + (serial > 0 ? std::to_string(t / serial) : "null") +
-            ",\"x_lace\":" + (lace > 0 ? std::to_string(t / lace) : "null") + "}";
-    first = false;
+    if (std::string(f.name) == "serial") serial = &f;
+    if (std::string(f.name) == "lace") lace = &f;
   }
-  json += "]}\n";
+  const double serial_s = serial ? median(serial->times) : 0.0;
+  const double lace_s = lace ? median(lace->times) : 0.0;
+  std::printf("fib(%d) = %ld, %u worker%s, %d repetitions in randomized blocks, medians\n", n,
+              expected, workers, workers == 1 ? "" : "s", repeat);
+  std::printf("%-9s %9s %8s %8s  %-40s %-40s\n", "form", "time_s", "x_serial", "x_lace",
+              "form/lace [95% CI] verdict", "form/serial [95% CI] verdict");
+  std::ostringstream json;
+  json << "{\"benchmark\":\"fib-lace\"," << weft_stats::sitting_json_members(sitting)
+       << ",\"n\":" << n << ",\"workers\":" << workers << ",\"repeat\":" << repeat << ",";
+  weft_stats::host_json(json, steadiness);
+  json << ",\"variants\":[";
+  for (std::size_t i = 0; i < forms.size(); ++i)
+    json << (i ? "," : "") << '"' << forms[i].name << '"';
+  json << "],\"order\":[";
+  for (std::size_t r = 0; r < orders.size(); ++r) {
+    json << (r ? "," : "") << '[';
+    for (std::size_t i = 0; i < orders[r].size(); ++i) json << (i ? "," : "") << orders[r][i];
+    json << ']';
+  }
+  json << "],\"forms\":[";
+  for (std::size_t k = 0; k < forms.size(); ++k) {
+    const Form& f = forms[k];
+    const double t = median(f.times);
+    // Each form's times over the reference's of the same repetitions; the stream of the
+    // bootstrap seed is the pair's place in the table, so a seed replays every interval.
+    auto pair = [&](const Form* against, std::uint64_t stream) {
+      std::optional<weft_stats::PairedSummary> s;
+      if (against && against != &f) {
+        s = weft_stats::compare_paired(
+            f.times, against->times,
+            {10000, 0.95, weft_stats::derive_seed(bootstrap_seed, stream)});
+      }
+      return s;
+    };
+    const auto vs_lace = pair(lace, 2 * k);
+    const auto vs_serial = pair(serial, 2 * k + 1);
+    char x_serial[32] = "-", x_lace[32] = "-";
+    if (serial_s > 0) std::snprintf(x_serial, sizeof x_serial, "%.3f", t / serial_s);
+    if (lace_s > 0) std::snprintf(x_lace, sizeof x_lace, "%.3f", t / lace_s);
+    std::printf("%-9s %9.4f %8s %8s  %-40s %-40s\n", f.name, t, x_serial, x_lace,
+                vs_lace ? weft_stats::interval_text(*vs_lace).c_str() : "-",
+                vs_serial ? weft_stats::interval_text(*vs_serial).c_str() : "-");
+    json << (k ? "," : "") << "{\"form\":\"" << f.name << "\",\"median_s\":" << t
+         << ",\"x_serial\":";
+    if (serial_s > 0)
+      json << t / serial_s;
+    else
+      json << "null";
+    json << ",\"x_lace\":";
+    if (lace_s > 0)
+      json << t / lace_s;
+    else
+      json << "null";
+    if (vs_lace) {
+      json << ",\"vs_lace\":{\"a\":\"" << f.name << "\",\"b\":\"lace\"";
+      weft_stats::summary_json(json, *vs_lace);
+      json << "}";
+    }
+    if (vs_serial) {
+      json << ",\"vs_serial\":{\"a\":\"" << f.name << "\",\"b\":\"serial\"";
+      weft_stats::summary_json(json, *vs_serial);
+      json << "}";
+    }
+    json << "}";
+  }
+  json << "]}\n";
+  std::printf("%s\n%s\n", weft_stats::sitting_line(sitting).c_str(),
+              weft_stats::host_line(steadiness).c_str());
   if (!json_path.empty()) {
     std::ofstream out(json_path);
-    out << json;
+    out << json.str();
     if (!out) {
       std::fprintf(stderr, "weft-lace-fib: cannot write %s\n", json_path.c_str());
       return 1;
