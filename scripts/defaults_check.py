@@ -3,7 +3,8 @@
 
 usage: scripts/defaults_check.py [--bench PATH] [--workloads W,...] [--workers N]
            [--mechanism LIST] [--steal LIST] [--schedule LIST]
-           [--sweep-repeat R] [--confirm-repeat R] [--limit X] [--json FILE]
+           [--sweep-repeat R] [--confirm-repeat R] [--confirm-budget S] [--limit X]
+           [--json FILE]
 
 A user who sets nothing runs weft's defaults (a default weft::Config). This script asks, per
 workload, how far they are from weft's best mechanism x policy (x schedule, on the loop
@@ -20,11 +21,30 @@ against the defaults. Where N configurations run equally fast, the lowest of N n
 falls below a typical one by about the noise (the winner's curse). The confirming run picks
 nothing: it measures the two chosen configurations side by side, so its ratio is unbiased.
 
+Criteria (fixed before the script runs; applied by judge() below, never by hand):
+  One criterion per workload, "the defaults are within 3 % of the best or faster", judged
+  from the confirming run's paired interval of defaults/best (docs/MEASURING.md: the median
+  of the paired ratios, 95 % percentile bootstrap, 10,000 resamples; verdicts ahead, level
+  within [0.97, 1.03], behind, undecided, undecided also under 5 pairs):
+    PASS       the verdict is level or ahead
+    FAIL       the verdict is behind
+    UNDECIDED  the verdict is undecided
+  A workload whose sweep best is the defaults themselves has nothing to confirm: PASS.
+  compare pairs weft only with serial and the peers, so the defaults/best interval is
+  computed here from the confirming run's raw times ("times_s") by the rule of
+  scripts/verdict_table.py's summary() (the same rule as bench/stats/paired.hpp).
+
+The confirming run uses `--until-decided --budget S` with S = --confirm-budget (default 120
+seconds; 0 runs a fixed --repeat --confirm-repeat instead): its first look comes after
+--confirm-repeat repetitions. compare's looks stop on its own pairs (weft/serial here), not on
+defaults/best, so the interval above is taken once, at 95 %, from all the repetitions run.
+
 Per workload the table prints both ratios: the sweep's, and the confirming run's ratio of
-medians (defaults over best) with its paired ratio (the median over repetitions of
-defaults/best, each pair run side by side; min-max beside it). The verdict is the confirming
-run's ratio of medians against --limit (default 1.05): "within" or "OVER". Progress goes to
-stderr; the table to stdout; --json FILE writes every figure and the commands.
+medians (defaults over best), its paired ratio with its interval and verdict, the ratio of
+medians against --limit (default 1.05: "within" or "OVER", kept for comparison with older
+documents; it decides nothing), and the criterion's PASS/FAIL/UNDECIDED. A last line counts
+each outcome. Progress goes to stderr; the table to stdout; --json FILE writes every figure,
+the confirming runs' seeds and host steadiness, the criteria and the commands.
 
 Options (lists are comma-separated, as weft-bench takes them):
   --bench PATH          weft-bench (default: build/bench/cli/weft-bench beside this script)
@@ -35,8 +55,10 @@ Options (lists are comma-separated, as weft-bench takes them):
   --schedule LIST       the loop workloads' schedules (default static,dynamic:4,guided:1,
                         factoring,auto); the fork-join workloads ignore them
   --sweep-repeat R      default 7
-  --confirm-repeat R    default 21
-  --limit X             default 1.05
+  --confirm-repeat R    default 21 (the first look under --confirm-budget, at least 5)
+  --confirm-budget S    seconds per confirming run under --until-decided (default 120;
+                        0: no --until-decided, a fixed --confirm-repeat)
+  --limit X             default 1.05 (the "within"/"OVER" column only)
 
 The sweep must include the defaults' settings. No WEFT_* variable may be set: the defaults
 are what a user who sets nothing gets.
@@ -51,6 +73,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verdict_table import summary  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0]) or "defaults_check.py"  # also peer_check.py's
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -75,6 +100,7 @@ def parse_args(argv, doc=__doc__, extra=None):
         "schedule": "static,dynamic:4,guided:1,factoring,auto",
         "sweep-repeat": "7",
         "confirm-repeat": "21",
+        "confirm-budget": "120",
         "limit": "1.05",
         "json": None,
         **(extra or {}),
@@ -94,6 +120,9 @@ def parse_args(argv, doc=__doc__, extra=None):
     for key in ("workers", "sweep-repeat", "confirm-repeat"):
         if not opts[key].isdigit() or int(opts[key]) < 1:
             raise UsageError(f"--{key} '{opts[key]}': expected a positive whole number")
+    if not opts["confirm-budget"].isdigit():
+        raise UsageError(f"--confirm-budget '{opts['confirm-budget']}': expected a whole number "
+                         "of seconds (0: a fixed --confirm-repeat)")
     try:
         limit = float(opts["limit"])
     except ValueError:
@@ -116,8 +145,11 @@ def check_environment():
                          ", ".join(set_vars))
 
 
-def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage, peers="none"):
-    """Runs weft-bench compare; returns its arguments (less --json) and its JSON's workloads."""
+def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage, peers="none",
+            budget=0):
+    """Runs weft-bench compare (with --until-decided --budget when budget > 0); returns its
+    arguments (less --json) and its JSON's workloads. The sitting's seed, host steadiness and
+    looks are kept in LAST_SITTING for the confirming rows."""
     with tempfile.TemporaryDirectory(prefix="weft-defaults-") as tmp:
         out = os.path.join(tmp, "compare.json")
         args = ["compare", "--peers", peers, "--workers", opts["workers"], "--mechanism",
@@ -126,6 +158,10 @@ def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage, peers
             args += ["--workloads", workloads]
         if schedules:
             args += ["--schedule", schedules]
+        if budget > 0:
+            # compare's first look needs at least 5 repetitions (its fewest for a verdict).
+            args[args.index("--repeat") + 1] = str(max(repeat, 5))
+            args += ["--until-decided", "--budget", str(budget)]
         print(f"{PROG}: {stage}: weft-bench {' '.join(args)}", file=sys.stderr, flush=True)
         done = subprocess.run([opts["bench"], *args, "--json", out], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
@@ -133,7 +169,38 @@ def compare(opts, workloads, mechanisms, steals, schedules, repeat, stage, peers
             raise BenchError(f"{stage}: weft-bench exited with {done.returncode}: " +
                              done.stderr.strip())
         with open(out, encoding="utf-8") as f:
-            return args, json.load(f)["workloads"]
+            doc = json.load(f)
+        LAST_SITTING.clear()
+        LAST_SITTING.update({k: doc.get(k) for k in ("seed", "commit", "date", "host_unsteady",
+                                                      "until_decided", "looks", "elapsed_s")})
+        return args, doc["workloads"]
+
+
+LAST_SITTING = {}
+
+
+# The criteria of the docstring, as code: a paired verdict -> the criterion's outcome.
+OUTCOME = {"ahead": "PASS", "level": "PASS", "behind": "FAIL", "undecided": "UNDECIDED"}
+
+
+def judge(verdict):
+    return OUTCOME.get(verdict, "UNDECIDED")
+
+
+def interval(a_times, b_times):
+    """a/b's paired summary by the documented rule (scripts/verdict_table.py's summary())."""
+    n = min(len(a_times), len(b_times))
+    return {**summary(a_times[:n], b_times[:n]), "source": "times_s"}
+
+
+def pair_text(p):
+    return (f"{p['ratio_median']:.3f} [{p['ci_low']:.3f}, {p['ci_high']:.3f}] {p['verdict']}"
+            if p else "-")
+
+
+def outcome_line(outcomes):
+    return "criteria: " + ", ".join(f"{outcomes.count(o)} {o}"
+                                    for o in ("PASS", "FAIL", "UNDECIDED"))
 
 
 def weft_runs(workload):
@@ -178,7 +245,7 @@ def check_workload(opts, w):
     best = min(runs, key=lambda r: r["median_s"])
     row = {"spec": w["spec"], "defaults": dflt["label"], "best": best["label"],
            "sweep_defaults_median_s": dflt["median_s"], "sweep_best_median_s": best["median_s"],
-           "sweep_ratio": dflt["median_s"] / best["median_s"], "confirm": None}
+           "sweep_ratio": dflt["median_s"] / best["median_s"], "confirm": None, "pair": None}
     if best is dflt:
         row["ratio"] = 1.0
     else:
@@ -186,30 +253,36 @@ def check_workload(opts, w):
         cmd, confirmed = compare(opts, w["spec"], join_values(d["mechanism"], b["mechanism"]),
                                  join_values(d["steal"], b["steal"]),
                                  join_values(d["schedule"], b["schedule"]),
-                                 int(opts["confirm-repeat"]), "confirm " + w["spec"])
+                                 int(opts["confirm-repeat"]), "confirm " + w["spec"],
+                                 budget=int(opts["confirm-budget"]))
         cruns = weft_runs(confirmed[0])
         cd = find(cruns, d, "confirm " + w["spec"])
         cb = find(cruns, b, "confirm " + w["spec"])
         row["confirm"] = {"command": cmd, "defaults_median_s": cd["median_s"],
-                          "best_median_s": cb["median_s"],
+                          "best_median_s": cb["median_s"], "sitting": dict(LAST_SITTING),
                           **paired_ratios(cd["times_s"], cb["times_s"])}
         row["ratio"] = cd["median_s"] / cb["median_s"]
+        row["pair"] = interval(cd["times_s"], cb["times_s"])
     row["verdict"] = "within" if row["ratio"] <= opts["limit"] else "OVER"
+    row["criterion"] = judge(row["pair"]["verdict"]) if row["pair"] else "PASS"
     return row
 
 
 def print_table(rows, limit):
-    print(f"weft's defaults over its best configuration (confirmed ratio <= {limit:.2f}: within)")
+    print(f"weft's defaults over its best configuration (criterion: the confirming run's "
+          f"defaults/best level or ahead)")
     head = (f"{'workload':<26} {'best in the sweep':<36} {'sweep':>6} {'confirmed':>9} "
-            f"{'paired (min-max)':>22}  verdict")
+            f"{'paired [95% interval] verdict':<34} {'<=' + format(limit, '.2f'):<7} criterion")
     print(head)
     for r in rows:
-        c = r["confirm"]
-        paired = (f"{c['paired_median']:.3f} ({c['paired_min']:.3f}-{c['paired_max']:.3f})"
-                  if c else "-")
         best = r["best"].removeprefix("weft ")
+        paired = pair_text(r["pair"]) if r["confirm"] else "- (the best is the defaults)"
         print(f"{r['spec']:<26} {best:<36} {r['sweep_ratio']:>6.3f} {r['ratio']:>9.3f} "
-              f"{paired:>22}  {r['verdict']}")
+              f"{paired:<34} {r['verdict']:<7} {r['criterion']}")
+    print(outcome_line([r["criterion"] for r in rows]))
+
+
+CRITERIA = {v: o for v, o in OUTCOME.items()}
 
 
 def run_checks(checks, table):
@@ -227,7 +300,9 @@ def run_checks(checks, table):
     if opts["json"]:
         with open(opts["json"], "w", encoding="utf-8") as f:
             json.dump({"workers": int(opts["workers"]), "limit": opts["limit"],
-                       "sweep_command": cmd, "workloads": rows}, f, indent=1)
+                       "criteria": CRITERIA, "sweep_command": cmd, "workloads": rows,
+                       "outcomes": {o: sum(r.get("criterion") == o for r in rows)
+                                    for o in ("PASS", "FAIL", "UNDECIDED")}}, f, indent=1)
             f.write("\n")
     return 0
 

@@ -3,7 +3,8 @@
 
 usage: scripts/peer_check.py [--peers LIST] [--bench PATH] [--workloads W,...] [--workers N]
            [--mechanism LIST] [--steal LIST] [--schedule LIST]
-           [--sweep-repeat R] [--confirm-repeat R] [--limit X] [--json FILE]
+           [--sweep-repeat R] [--confirm-repeat R] [--confirm-budget S] [--limit X]
+           [--json FILE]
 
 Per workload and peer: how weft at its best compares with the peer at its best, in two
 stages of `weft-bench compare`, as scripts/defaults_check.py does for weft's defaults:
@@ -19,13 +20,29 @@ Why two stages: the best of many noisy medians falls below a typical one by abou
 and the side with more series gains the more from it (on a loop workload a peer has up to 8
 variants per schedule, weft 6 configurations). The confirming run picks nothing.
 
-Per workload and peer the table prints the sweep's ratio (weft's best median over the peer's)
-and the confirming run's ratio of medians and paired ratio (the median over repetitions of
-weft/peer, each pair run side by side; min-max beside it). Verdict: the confirming run's ratio
-of medians against --limit (default 1.00): "within" or "OVER". A peer that ran no series
-of a workload (not built, or not implementing it) is reported as skipped.
+Criteria (fixed before the script runs; applied by defaults_check.judge(), never by hand):
+  One criterion per workload and peer, "weft at its best is level with or faster than the
+  peer at its best", judged from the confirming run's weft/peer pair (docs/MEASURING.md:
+  the median of the paired ratios weft/peer with its bootstrap interval and verdict):
+    PASS       the verdict is ahead or level
+    FAIL       the verdict is behind
+    UNDECIDED  the verdict is undecided
+  The pair is the one compare wrote for weft's best and the peer's series (at the look that
+  decided it, under --until-decided); where compare paired that peer series with another weft
+  series, the interval is computed here from the two runs' raw times by the rule of
+  scripts/verdict_table.py's summary() (95 %, the same bounds), and marked "recomputed".
+  A skipped peer has no criterion.
 
-Options: as scripts/defaults_check.py's (see its --help), and
+The confirming run uses `--until-decided --budget S` with S = --confirm-budget (default 120;
+0 runs a fixed --repeat --confirm-repeat), its first look after --confirm-repeat repetitions.
+
+Per workload and peer the table prints the sweep's ratio (weft's best median over the peer's),
+the confirming run's ratio of medians, its paired ratio with its interval and verdict, the
+ratio of medians against --limit (default 1.00: "within" or "OVER"; it decides nothing) and
+the criterion's PASS/FAIL/UNDECIDED; a last line counts each outcome. A peer that ran no
+series of a workload (not built, or not implementing it) is reported as skipped.
+
+Options: as scripts/defaults_check.py's (see its --help; --confirm-budget likewise), and
   --peers LIST          the peers, as weft-bench compare names them (default gomp,libomp,tbb):
                         a name sweeps all of that peer's loop variants, NAME/VARIANT only
                         that one (gomp/outer,gomp/taskloop,tbb leaves libgomp's nested
@@ -41,10 +58,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from defaults_check import (BenchError, UsageError, compare, find,  # noqa: E402
-                            join_values, paired_ratios, parse_args, run_checks, settings,
-                            weft_runs)
-
+from defaults_check import (LAST_SITTING, BenchError, UsageError, compare,  # noqa: E402
+                            find, interval, join_values, judge, outcome_line, pair_text,
+                            paired_ratios, parse_args, run_checks, settings, weft_runs)
 
 
 def peer_runs(workload, peer):
@@ -76,7 +92,9 @@ def check_workload(opts, w, peers):
     # "default" and every schedule here is one weft takes too.
     cmd, confirmed = compare(opts, w["spec"], ws["mechanism"], ws["steal"], schedules,
                              int(opts["confirm-repeat"]), "confirm " + w["spec"],
-                             peers=",".join(peer_spec(b) for b in bests.values()))
+                             peers=",".join(peer_spec(b) for b in bests.values()),
+                             budget=int(opts["confirm-budget"]))
+    sitting = dict(LAST_SITTING)
     cw = confirmed[0]
     cweft = find(weft_runs(cw), ws, "confirm " + w["spec"])
     for peer, best in bests.items():
@@ -84,27 +102,37 @@ def check_workload(opts, w, peers):
         if cpeer is None:
             raise BenchError(f"confirm {w['spec']}: no run of {best['label']}")
         ratio = cweft["median_s"] / cpeer["median_s"]
+        pair = next((dict(p, source="compare") for p in cw.get("pairs", [])
+                     if p["kind"] == "weft/peer" and p["a"] == cweft["label"]
+                     and p["b"] == cpeer["label"]), None)
+        if pair is None:
+            pair = dict(interval(cweft["times_s"], cpeer["times_s"]), source="recomputed")
         rows.append({"spec": w["spec"], "peer": peer, "skipped": False, "weft": weft["label"],
                      "peer_series": best["label"],
                      "sweep_ratio": weft["median_s"] / best["median_s"],
                      "weft_median_s": cweft["median_s"], "peer_median_s": cpeer["median_s"],
                      "ratio": ratio, **paired_ratios(cweft["times_s"], cpeer["times_s"]),
-                     "confirm_command": cmd,
-                     "verdict": "within" if ratio <= opts["limit"] else "OVER"})
+                     "confirm_command": cmd, "confirm_sitting": sitting, "pair": pair,
+                     "verdict": "within" if ratio <= opts["limit"] else "OVER",
+                     "criterion": judge(pair["verdict"])})
     return rows
 
 
 def print_table(rows, limit):
-    print(f"weft's best over each peer's best series (confirmed ratio <= {limit:.2f}: within)")
+    print("weft's best over each peer's best series (criterion: the confirming run's weft/peer "
+          "ahead or level)")
     print(f"{'workload':<24} {'weft best':<30} {'peer best':<28} {'sweep':>6} {'confirmed':>9} "
-          f"{'paired (min-max)':>22}  verdict")
+          f"{'paired [interval] verdict':<34} {'<=' + format(limit, '.2f'):<7} criterion")
     for r in rows:
         if r["skipped"]:
             print(f"{r['spec']:<24} {'':<30} {r['peer'] + ': skipped':<28}")
             continue
-        paired = f"{r['paired_median']:.3f} ({r['paired_min']:.3f}-{r['paired_max']:.3f})"
+        paired = pair_text(r["pair"]) + (" (recomputed)" if r["pair"]["source"] == "recomputed"
+                                         else "")
         print(f"{r['spec']:<24} {r['weft'].removeprefix('weft '):<30} {r['peer_series']:<28} "
-              f"{r['sweep_ratio']:>6.3f} {r['ratio']:>9.3f} {paired:>22}  {r['verdict']}")
+              f"{r['sweep_ratio']:>6.3f} {r['ratio']:>9.3f} {paired:<34} {r['verdict']:<7} "
+              f"{r['criterion']}")
+    print(outcome_line([r["criterion"] for r in rows if not r["skipped"]]))
 
 
 def main(argv):

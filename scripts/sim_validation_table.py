@@ -8,6 +8,22 @@ Usage: sim_validation_table.py DIR WORKLOAD... [--orderings WORKLOAD...]
 DIR/validation.md and DIR/validation.json. The workloads after --orderings are runs made for
 docs/STRATEGIES.md's orderings at the sizes it states them (fib(40)): an ordering reads them in
 place of the grid's workload of the same kind, and they count in no other figure.
+`sim_validation_table.py --criteria` prints the criteria below and exits.
+
+Criteria (fixed before the script runs; docs/SIMULATOR.md's nine targets, applied by judge()
+to the summary's figures, never by hand):
+  1. P = 1, median |error|                          <= 0.08
+  2. P = 1, largest |error|                         <= 0.15
+  3. P = 2, median |error|                          <= 0.15
+  4. P = 2, 90th percentile |error|                 <= 0.30
+  5. steals within x2 (rows with >= 20 real steals) >= 80 %
+  6. shares within 0.05, P = 2                      >= 80 %
+  7. histogram total variation, median              <= 0.2
+  8. the same pick where the best leads by >= 10 %  all (none led: PASS)
+  9. the orderings (real / sim)                     every one measured holds on both sides
+Each prints PASS or FAIL; UNDECIDED where the sitting has no figure for it (no row at that
+P, no configuration with 20 real steals, no ordering's workload in the grid). The criteria
+go below the summary in validation.md, to stdout, and to validation.json ("criteria").
 """
 import json
 import statistics
@@ -106,8 +122,57 @@ def load_rows(out, workloads):
     return rows
 
 
+def fraction(text):
+    """"k/n" -> k / n, None when n is 0."""
+    k, n = (int(v) for v in text.split("/"))
+    return k / n if n else None
+
+
+def at_most(limit):
+    return lambda v: None if v is None else v <= limit
+
+
+def at_least(limit):
+    return lambda v: None if v is None else v >= limit
+
+
+# The docstring's criteria as code: (name, the summary's figure, its test -> True, False or
+# None for no figure).
+CRITERIA = [
+    ("P = 1, median abs. error <= 0.08", "p1_median_abs_error", at_most(0.08)),
+    ("P = 1, largest abs. error <= 0.15", "p1_max_abs_error", at_most(0.15)),
+    ("P = 2, median abs. error <= 0.15", "p2_median_abs_error", at_most(0.15)),
+    ("P = 2, 90th percentile abs. error <= 0.30", "p2_p90_abs_error", at_most(0.30)),
+    ("steals within x2 >= 80 %", "steals_within_2x", lambda v: at_least(0.8)(fraction(v))),
+    ("shares within 0.05 >= 80 %", "shares_within_0.05", lambda v: at_least(0.8)(fraction(v))),
+    ("histogram TV median <= 0.2", "histogram_tv_median", at_most(0.2)),
+    ("the same pick where the best leads by >= 10 %: all",
+     "same_best_policy_where_it_leads_by_10pct",
+     lambda v: fraction(v) is None or fraction(v) == 1),
+]
+
+
+def judge(summary):
+    """The criteria's outcomes: [(name, figure as text, PASS/FAIL/UNDECIDED)]."""
+    def outcome(ok):
+        return "UNDECIDED" if ok is None else "PASS" if ok else "FAIL"
+
+    def text(v):
+        return "-" if v is None else format(v, ".3f") if isinstance(v, float) else str(v)
+    out = [(name, text(summary.get(key)), outcome(test(summary.get(key))))
+           for name, key, test in CRITERIA]
+    orderings = {k: v for k, v in summary.items() if k.startswith("ordering (real/sim): ")}
+    held = None if not orderings else all(v == "True/True" for v in orderings.values())
+    out.append(("the orderings hold (real / sim)",
+                ", ".join(orderings.values()) if orderings else "-", outcome(held)))
+    return out
+
+
 def main():
     args = sys.argv[1:]
+    if args == ["--criteria"]:
+        print(__doc__[__doc__.index("Criteria"):].strip())
+        return
     grid, extra = (args[1:args.index("--orderings")], args[args.index("--orderings") + 1:]) \
         if "--orderings" in args else (args[1:], [])
     if not args or not grid:
@@ -192,9 +257,12 @@ def main():
         summary["membarrier_us: weft's estimate (min-max, concurrent, P = 2) / sim claim_ns"] = (
             f"{min(estimates) / 1000:.1f}-{max(estimates) / 1000:.1f} / "
             + ("-" if claim is None else f"{claim / 1000:.1f}"))
+    criteria = judge(summary)
     (out / "validation.json").write_text(json.dumps(
         {"summary": summary, "rows": rows, "ordering_rows": ordering_rows,
-         "one_worker_real_spread": steady}, indent=1))
+         "one_worker_real_spread": steady,
+         "criteria": [{"criterion": n, "figure": v, "outcome": o} for n, v, o in criteria]},
+        indent=1))
 
     def f(v, fmt):
         return "-" if v is None else format(v, fmt)
@@ -208,6 +276,12 @@ def main():
              "| summary | value |", "|---|---|"]
     for k, v in summary.items():
         lines.append(f"| {k} | {f(v, '.3f') if isinstance(v, float) else v} |")
+    criteria_lines = ["", "Criteria, fixed before the sitting (`sim_validation_table.py "
+                      "--criteria`):", "", "| criterion | figure | outcome |", "|---|---|---|"]
+    criteria_lines += [f"| {n} | {v} | {o} |" for n, v, o in criteria]
+    criteria_lines += ["", "criteria: " + ", ".join(
+        f"{sum(o == k for _, _, o in criteria)} {k}" for k in ("PASS", "FAIL", "UNDECIDED"))]
+    lines += criteria_lines
     header = ["| workload | mechanism | steal | P | real s | sim s | error | real steals | "
               "sim steals | fenced (real/sim) | dR_busy | dR_steal | dR_idle | TV |",
               "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -233,7 +307,7 @@ def main():
         lines += [f"| {x['workload']} | {x['samples']} | {x['over_1.15_min']:.0%} | "
                   f"{x['max_over_min']:.3f} | {x['medians_max_over_min']:.3f} |" for x in steady]
     (out / "validation.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[6:6 + len(summary) + 2]))
+    print("\n".join(lines[6:6 + len(summary) + len(criteria_lines)]))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@
 #              expands at least 20 % of the nodes (a static split of the root could not)
 #   nqueens    weft-nqueens-dist (tree_search over a user node): 12 at 1..4 ranks, 13 at 2,
 #              and its bad input
+#   judge      scripts/dist_table.py (no MPI): bench_dist.sh's criteria on hand-made runs, a
+#              target met by the whole interval PASS, missed by all of it FAIL, straddled or
+#              under 5 repetitions UNDECIDED, and its repetitions' order as bench/stats' own
 # Usage: tests/dist_mpi_test.sh MODE MPIRUN_SH PYTHON WEFT_UTS_DIST WEFT_NQUEENS_DIST SKEWED
 set -euo pipefail
 mode="$1" mpirun="$2" python="$3" prog="$4" nqueens="$5" skewed="$6"
@@ -140,5 +143,61 @@ PY
       [[ "$rc" -eq 2 ]] || fail "'$args' exited $rc"
       [[ "$(grep -c 'weft-nqueens-dist:' "$work/err")" -eq 1 ]] || fail "'$args': $(cat "$work/err")"
     done ;;
+  judge)
+    # scripts/dist_table.py's criteria on hand-made raw runs (no MPI, no timing), and the
+    # repetitions' order that scripts/bench_dist.sh takes from it.
+    table="$(cd "$(dirname "$0")/.." && pwd)/scripts/dist_table.py"
+    # bench/stats' block_order for these (seed, repetition, count), as the C++ computes them.
+    [[ "$("$python" "$table" --order 42 0 8)" == "3 0 4 2 7 5 6 1" ]] || fail "order 42 0 8"
+    [[ "$("$python" "$table" --order 42 1 8)" == "4 1 2 6 0 3 7 5" ]] || fail "order 42 1 8"
+    [[ "$("$python" "$table" --order 18446744073709551615 7 5)" == "3 1 4 0 2" ]] ||
+      fail "order 2^64-1 7 5"
+    # sitting DIR REPEAT TREE:DIST_TIMES...: weft's best takes 1 s and seq 2 s in every
+    # repetition; dist one takes the listed times, dist half 1.5 s.
+    "$python" - "$work" <<'EOF' || fail "could not write the runs"
+import json, os, sys
+def sitting(name, repeat, trees):
+    raw = os.path.join(sys.argv[1], name, "raw")
+    os.makedirs(raw)
+    for tree, dist in trees.items():
+        for r in range(1, repeat + 1):
+            runs = [{"impl": "seq", "median_s": 2.0}] + [
+                {"impl": "weft", "mechanism": m, "steal": s, "median_s": t}
+                for m, s, t in (("concurrent", "one", 1.0), ("request", "half", 1.3))]
+            json.dump({"runs": runs}, open(f"{raw}/{tree}_weft_{r}.json", "w"))
+            for steal, t in (("one", dist[r - 1]), ("half", 1.5)):
+                rank = {k: 0.25 for k in ("busy", "serve", "steal", "idle")}
+                rank.update(nodes=10, requests_sent=1, failed_steals=0, chunks_received=1)
+                json.dump({"verified": True, "median_s": t, "last_token_round_us": 5.0,
+                           "round_trip_us": {"median": 1.0, "p90": 2.0},
+                           "transfer_us": {"median": 1.0, "p90": 2.0}, "ranks": [rank, rank]},
+                          open(f"{raw}/{tree}_dist_{steal}_{r}.json", "w"))
+                open(f"{raw}/{tree}_dist_{steal}_{r}.wall", "w").write("100.0 101.5\n")
+    open(f"{raw}/seed", "w").write("7\n")
+sitting("decided", 5, {"T1L": [1.05, 1.04, 1.06, 1.05, 1.05],   # ratio 1.05, E 0.95: PASS
+                       "T3L": [1.3, 1.32, 1.28, 1.3, 1.31],     # ratio 1.3, E 0.77: FAIL
+                       "T5": [1.0] * 5})                        # no target
+sitting("wide", 5, {"T1L": [1.0, 1.2, 1.0, 1.2, 1.1]})          # both intervals straddle
+sitting("few", 4, {"T1L": [1.05] * 4})                          # under 5 pairs
+EOF
+    outcomes() {  # outcomes DIR REPEAT TREE...: every criterion's outcome, one line
+      local dir="$work/$1"; shift
+      "$python" "$table" "$dir" "$@" >"$dir/out" || fail "$dir: exited $?"
+      "$python" -c 'import json, sys; print(" ".join(t["tree"] + ":" + c["outcome"]
+        for t in json.load(open(sys.argv[1]))["trees"] for c in t["criteria"]))' \
+        "$dir/bench_dist.json"
+    }
+    got="$(outcomes decided 5 T1L T3L T5)"
+    [[ "$got" == "T1L:PASS T1L:PASS T3L:FAIL T3L:FAIL" ]] || fail "decided: $got"
+    grep -qx 'T3L: T_dist / T_weft <= 1.15: FAIL' "$work/decided/out" || fail "no FAIL line"
+    grep -qx 'criteria: 2 PASS, 2 FAIL, 0 UNDECIDED' "$work/decided/out" || fail "no count"
+    grep -q 'criteria: none (T5 has no target)' "$work/decided/bench_dist.md" ||
+      fail "T5 judged without a target"
+    grep -q 'shuffled from seed 7;' "$work/decided/bench_dist.md" || fail "no seed"
+    got="$(outcomes wide 5 T1L)"
+    [[ "$got" == "T1L:UNDECIDED T1L:UNDECIDED" ]] || fail "wide: $got"
+    got="$(outcomes few 4 T1L)"
+    [[ "$got" == "T1L:UNDECIDED T1L:UNDECIDED" ]] || fail "few: $got"
+    ;;
   *) fail "unknown mode" ;;
 esac

@@ -7,6 +7,8 @@
 #   bad_input  exit 2 with a message, writing no --json file: no --real, a missing or
 #              non-JSON file, a file without weft runs, a compare file without --workload, a
 #              bad --workload, --barrier or --seed, an unknown option
+#   criteria   scripts/sim_validation_table.py's PASS/FAIL/UNDECIDED per criterion, from
+#              hand-made real and simulated files
 # Usage: tests/sim_validate_test.sh MODE PYTHON WEFT_SIM WEFT_BENCH
 set -euo pipefail
 mode="$1" python="$2" sim="$3" bench="$4"
@@ -80,6 +82,54 @@ EOF
     done
     grep -q "name the simulated workload with --workload" <("$sim" validate --real cmp.json 2>&1) ||
       fail "a compare file without --workload does not say what to do"
+    ;;
+  criteria)
+    # scripts/sim_validation_table.py's criteria on hand-made real and simulated files (no
+    # timing): a sitting within every target passes all nine; one whose one-worker errors are
+    # 0.20 fails those two; a sitting with no 20-steal configuration and no ordering's
+    # workload leaves those two undecided.
+    table="$(cd "$(dirname "$0")/.." && pwd)/scripts/sim_validation_table.py"
+    "$python" - "$work" <<'EOF' || fail "could not write the files"
+import json, os, sys
+def run(impl, mech, steal, p, t, steals):
+    return {"impl": impl, "mechanism": mech, "steal": steal, "workers": p, "median_s": t,
+            "times_s": [t], "counters_per_run": {"steals": steals, "steal_sizes_seen": [steals, 1]},
+            "profile": {"r_busy": 0.9, "r_steal": 0.05, "r_idle": 0.05}}
+def sitting(name, p1_error, steals):
+    d = os.path.join(sys.argv[1], name)
+    os.makedirs(d)
+    real, sim = [], []
+    for mech in ("concurrent", "request"):
+        for steal, t2, s in (("one", 0.6, steals), ("half", 0.55, 10 * steals + 1)):
+            real += [run("weft", mech, steal, 1, 1.0, 0), run("weft", mech, steal, 2, t2, s)]
+            sim += [run("sim", mech, steal, 1, 1.0 + p1_error, 0),
+                    run("sim", mech, steal, 2, t2 * 1.05, s)]
+    json.dump({"runs": real}, open(f"{d}/real_fib_1.json", "w"))
+    json.dump({"runs": sim}, open(f"{d}/sim_fib_1.json", "w"))
+sitting("good", 0.02, 30)
+sitting("bad", 0.20, 30)
+sitting("few", 0.02, 1)
+EOF
+    outcomes() {  # outcomes DIR WORKLOAD: the outcomes column of validation.json, one line
+      "$python" "$table" "$work/$1" "$2" >"$work/$1/out" || fail "$1: exited $?"
+      "$python" -c 'import json, sys; print(" ".join(c["outcome"] for c in
+        json.load(open(sys.argv[1]))["criteria"]))' "$work/$1/validation.json"
+    }
+    P=PASS F=FAIL U=UNDECIDED
+    [[ "$(outcomes good fib:1)" == "$P $P $P $P $P $P $P $P $P" ]] ||
+      fail "good: $(outcomes good fib:1)"
+    grep -qx 'criteria: 9 PASS, 0 FAIL, 0 UNDECIDED' "$work/good/out" || fail "good: no count line"
+    grep -qx '| P = 1, largest abs. error <= 0.15 | 0.020 | PASS |' "$work/good/validation.md" ||
+      fail "good: no criterion row in validation.md"
+    [[ "$(outcomes bad fib:1)" == "$F $F $P $P $P $P $P $P $P" ]] ||
+      fail "bad: $(outcomes bad fib:1)"
+    # fib:1's files under another name: no ordering applies ("fib:" is not its prefix).
+    cp "$work/few/real_fib_1.json" "$work/few/real_x_1.json"
+    cp "$work/few/sim_fib_1.json" "$work/few/sim_x_1.json"
+    [[ "$(outcomes few x:1)" == "$P $P $P $P $U $P $P $P $U" ]] || fail "few: $(outcomes few x:1)"
+    "$python" "$table" --criteria >"$work/criteria" || fail "--criteria exited $?"
+    grep -q '^Criteria (fixed before the script runs' "$work/criteria" ||
+      fail "--criteria prints no criteria"
     ;;
   *) fail "unknown mode" ;;
 esac
