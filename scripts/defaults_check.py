@@ -30,14 +30,16 @@ Criteria (fixed before the script runs; applied by judge() below, never by hand)
     FAIL       the verdict is behind
     UNDECIDED  the verdict is undecided
   A workload whose sweep best is the defaults themselves has nothing to confirm: PASS.
-  compare pairs weft only with serial and the peers, so the defaults/best interval is
-  computed here from the confirming run's raw times ("times_s") by the rule of
+  compare pairs weft's series only where they differ in one setting, and the defaults and
+  the best may differ in two or three, so the defaults/best interval is computed here from
+  the confirming run's raw times ("times_s") by the rule of
   scripts/verdict_table.py's summary() (the same rule as bench/stats/paired.hpp).
 
 The confirming run uses `--until-decided --budget S` with S = --confirm-budget (default 120
 seconds; 0 runs a fixed --repeat --confirm-repeat instead): its first look comes after
---confirm-repeat repetitions. compare's looks stop on its own pairs (weft/serial here), not on
-defaults/best, so the interval above is taken once, at 95 %, from all the repetitions run.
+--confirm-repeat repetitions. compare's looks stop on its own pairs (weft/serial, and the
+one-setting pairs of the cross product), not on defaults/best, so the interval above is
+taken once, at 95 %, from all the repetitions run.
 
 Per workload the table prints both ratios: the sweep's, and the confirming run's ratio of
 medians (defaults over best), its paired ratio with its interval and verdict, the ratio of

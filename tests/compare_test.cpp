@@ -20,6 +20,7 @@
 
 #include "bench_args_support.hpp"
 #include "cli/args.hpp"
+#include "cli/compare_pairs.hpp"
 #include "cli/compare_report.hpp"
 #include "cli/peer_process.hpp"
 #include "peers/peer_cli.hpp"
@@ -633,7 +634,9 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
   w.runs.push_back(loop_run(StealMechanism::kConcurrent, pcb, 2, {1.0, 2.0, 3.0}));
   w.runs.push_back(loop_run(StealMechanism::kConcurrent, dlist, 1, {1.0, 2.0, 8.0}));
   w.runs.push_back(loop_run(StealMechanism::kConcurrent, dlist, 2, {2.0, 2.0, 2.0}));
-  w.runs.push_back(loop_run(StealMechanism::kRequest, dlist, 2, {9.0, 9.0, 9.0}));  // unpaired
+  // Unpaired: it differs from every other series in two settings (mechanism and policy).
+  w.runs.push_back(loop_run(StealMechanism::kRequest, dlist, 2, {9.0, 9.0, 9.0}));
+  w.runs.back().steal = "half";
   EXPECT_EQ(w.runs[1].label(), "weft concurrent/one dynamic:1 pcb/stack/adapt=0 w=1");
   EXPECT_EQ(w.runs[3].weft_config(), "concurrent/one dynamic:1 dlist/stack/adapt=0");
   EXPECT_EQ(loop_run(StealMechanism::kConcurrent, pcb, 2, {}, false).label(),
@@ -660,7 +663,7 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
   result.workloads.push_back(w);
   const std::string table = weft_bench::compare_table(result);
   // Three repetitions decide nothing: the intervals are the ratios' whole range.
-  EXPECT_NE(table.find("  weft loop settings, paired repetitions, median [interval] verdict (< 1: "
+  EXPECT_NE(table.find("  weft settings, paired repetitions, median [interval] verdict (< 1: "
                        "the first faster):\n"
                        "    pcb/dlist 2.000 [0.500, 4.000] undecided n=3  concurrent/one "
                        "dynamic:1 stack/adapt=0 w=1\n"
@@ -681,7 +684,7 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
                       "\"adaptive_fork\":null,\"defaults\":null,"),
             std::string::npos)
       << json;
-  EXPECT_NE(json.find("\"label\":\"weft request/one dynamic:1 dlist/stack/adapt=0 w=2\","
+  EXPECT_NE(json.find("\"label\":\"weft request/half dynamic:1 dlist/stack/adapt=0 w=2\","
                       "\"loops\":\"dlist\",\"frames\":\"stack\",\"adaptive_fork\":\"0\","
                       "\"defaults\":false,"),
             std::string::npos)
@@ -707,8 +710,62 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
   w.runs.resize(3);
   EXPECT_TRUE(weft_bench::weft_pairs(w).empty());
   result.workloads = {w};
-  EXPECT_EQ(weft_bench::compare_table(result).find("weft loop settings"), std::string::npos);
+  EXPECT_EQ(weft_bench::compare_table(result).find("weft settings"), std::string::npos);
   EXPECT_NE(weft_bench::compare_json(result).find("\"weft_pairs\":[]"), std::string::npos);
+}
+
+// A fork-join workload's weft series pair by mechanism and by policy where --mechanism or
+// --steal gave two values or more: each first value's series over each other value's, all
+// else alike; no schedule or loop setting pairs (they do not apply there). Built by hand.
+TEST(BenchCompareRun, WeftPairsPairMechanismsAndPoliciesOnForkJoinWorkloads) {
+  weft_bench::CompareWorkload w{workloads::parse_spec("fib:10"), {}, false, 0, {}, 2};
+  weft_bench::CompareRun serial;
+  serial.impl = "serial";
+  serial.times = {1.0, 1.0};
+  w.runs.push_back(serial);
+  for (const weft::StealMechanism m :
+       {weft::StealMechanism::kConcurrent, weft::StealMechanism::kRequest})
+    for (const char* steal : {"adaptive", "one", "half"}) {
+      weft_bench::CompareRun r;
+      r.impl = "weft";
+      r.mechanism = m;
+      r.steal = steal;
+      r.workers = 2;
+      r.times = {m == weft::StealMechanism::kRequest ? 2.0 : 1.0, 4.0};
+      w.runs.push_back(r);
+    }
+  std::vector<std::string> named;
+  for (const weft_bench::WeftPair& p : weft_bench::weft_pairs(w))
+    named.push_back(p.setting + " " + p.name + " " + p.context);
+  EXPECT_EQ(named,
+            (std::vector<std::string>{
+                "mechanism concurrent/request adaptive w=2", "mechanism concurrent/request one w=2",
+                "mechanism concurrent/request half w=2", "steal adaptive/one concurrent w=2",
+                "steal adaptive/one request w=2", "steal adaptive/half concurrent w=2",
+                "steal adaptive/half request w=2"}));
+  const std::vector<weft_bench::WeftPair> pairs = weft_bench::weft_pairs(w);
+  EXPECT_EQ(pairs[0].a, &w.runs[1]);
+  EXPECT_EQ(pairs[0].b, &w.runs[4]);
+  EXPECT_DOUBLE_EQ(pairs[0].min, 0.5);  // 1/2, 4/4
+  EXPECT_DOUBLE_EQ(pairs[0].max, 1.0);
+
+  // The pairs are claims: planned with the others, and in the table under "weft settings".
+  std::size_t settings = 0;
+  for (const weft_bench::ComparePair& p : weft_bench::plan_pairs(w))
+    if (p.kind == "setting") ++settings;
+  EXPECT_EQ(settings, 7u);
+  weft_bench::CompareResult result;
+  result.repeat = 2;
+  result.workloads.push_back(w);
+  const std::string table = weft_bench::compare_table(result);
+  EXPECT_NE(table.find("  weft settings, paired repetitions"), std::string::npos) << table;
+  EXPECT_NE(table.find("    concurrent/request 0.750 [0.500, 1.000] undecided n=2  adaptive w=2\n"),
+            std::string::npos)
+      << table;
+
+  // One mechanism and one policy: nothing to pair.
+  w.runs.resize(2);
+  EXPECT_TRUE(weft_bench::weft_pairs(w).empty());
 }
 
 // --loops end to end: on a loop workload one weft series per scheme, alternated within each
@@ -766,7 +823,7 @@ TEST(BenchCompareRun, LoopSettingsSeriesAlternateAndArePaired) {
   EXPECT_TRUE(weft_bench::weft_pairs(fib).empty());
 
   const std::string table = weft_bench::compare_table(result);
-  EXPECT_EQ(occurrences(table, "  weft loop settings, paired repetitions"), 1u) << table;
+  EXPECT_EQ(occurrences(table, "  weft settings, paired repetitions"), 1u) << table;
   EXPECT_EQ(occurrences(table, "\n    pcb/dlist "), 1u) << table;
   EXPECT_NE(table.find("  " + dlist + " "), std::string::npos) << table;
   const std::string json = weft_bench::compare_json(result);
@@ -825,7 +882,9 @@ TEST(BenchCompareRun, PeerRatioTakesWeftsPreRegisteredSeries) {
   const std::string table = weft_bench::compare_table(result);
   EXPECT_NE(table.find("0.500 [0.500, 0.500] ahead     n=6  request/half"), std::string::npos)
       << table;
-  EXPECT_NE(table.find("pairs: 5; 5 decided (4 ahead, 0 level, 1 behind), 0 undecided"),
+  // Seven claims: four weft/serial, one weft/peer, concurrent/half over request/half and
+  // concurrent/one over concurrent/half (weft_pairs).
+  EXPECT_NE(table.find("pairs: 7; 7 decided (5 ahead, 0 level, 2 behind), 0 undecided"),
             std::string::npos)
       << table;
   const std::string json = weft_bench::compare_json(result);

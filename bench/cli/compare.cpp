@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <utility>
 #include <weft/weft.hpp>
@@ -245,69 +246,84 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
 
 namespace {
 
-// One of the loop settings weft_pairs compares by: its JSON field, the prefix its values'
-// names take in a pair's name ("adapt=1/0"), and its value's name in a LoopSettings.
-struct LoopSetting {
+// One of the settings weft_pairs compares by: its JSON field, the prefix its values' names
+// take in a pair's name ("adapt=1/0"), and a weft run's value ("" where it does not apply:
+// no schedule or loop settings on a fork-join workload, so that they never pair there).
+struct WeftSetting {
   const char* field;
   const char* prefix;
-  std::string (*name)(const LoopSettings&);
+  std::string (*name)(const CompareRun&);
 };
 
-constexpr LoopSetting kLoopSettings[] = {
+constexpr WeftSetting kWeftSettings[] = {
+    {"mechanism", "",
+     [](const CompareRun& r) -> std::string { return weft::mechanism_name(r.mechanism); }},
+    {"steal", "", [](const CompareRun& r) -> std::string { return r.steal; }},
+    {"schedule", "", [](const CompareRun& r) -> std::string { return r.schedule; }},
     {"loops", "",
-     [](const LoopSettings& s) -> std::string { return weft::loop_scheme_name(s.scheme); }},
+     [](const CompareRun& r) -> std::string {
+       return r.loop_settings ? weft::loop_scheme_name(r.loop_settings->scheme) : "";
+     }},
     {"frames", "",
-     [](const LoopSettings& s) -> std::string { return weft::loop_frames_name(s.frames); }},
+     [](const CompareRun& r) -> std::string {
+       return r.loop_settings ? weft::loop_frames_name(r.loop_settings->frames) : "";
+     }},
     {"adaptive_fork", "adapt=",
-     [](const LoopSettings& s) -> std::string { return weft::adaptive_fork_name(s.adaptive); }},
+     [](const CompareRun& r) -> std::string {
+       return r.loop_settings ? weft::adaptive_fork_name(r.loop_settings->adaptive) : "";
+     }},
 };
 
-// Whether two weft runs are one series but for `setting`: mechanism, policy, schedule, the
-// other loop settings and workers alike.
-bool alike_but(const LoopSetting& setting, const CompareRun& a, const CompareRun& b) {
-  if (a.mechanism != b.mechanism || a.steal != b.steal || a.schedule != b.schedule ||
-      a.workers != b.workers)
-    return false;
-  for (const LoopSetting& other : kLoopSettings) {
-    if (&other != &setting && other.name(*a.loop_settings) != other.name(*b.loop_settings))
-      return false;
+// Whether two weft runs are one series but for `setting`: every other setting and the
+// workers alike.
+bool alike_but(const WeftSetting& setting, const CompareRun& a, const CompareRun& b) {
+  if (a.workers != b.workers) return false;
+  for (const WeftSetting& other : kWeftSettings) {
+    if (&other != &setting && other.name(a) != other.name(b)) return false;
   }
   return true;
 }
 
-// "concurrent/one dynamic:1 stack/adapt=0 w=2": the run's series less `setting`.
-std::string context_without(const LoopSetting& setting, const CompareRun& run) {
-  std::string rest;
-  for (const LoopSetting& other : kLoopSettings) {
-    if (&other == &setting) continue;
-    if (!rest.empty()) rest.append("/");
-    rest.append(other.prefix).append(other.name(*run.loop_settings));
+// "concurrent/one dynamic:1 stack/adapt=0 w=2": the run's series less `setting`, in three
+// groups: mechanism/policy, the schedule, the loop settings (kWeftSettings' order).
+std::string context_without(const WeftSetting& setting, const CompareRun& run) {
+  constexpr std::size_t kGroupEnds[] = {2, 3, std::size(kWeftSettings)};
+  std::string context;
+  std::size_t i = 0;
+  for (const std::size_t end : kGroupEnds) {
+    std::string group;
+    for (; i < end; ++i) {
+      const WeftSetting& s = kWeftSettings[i];
+      const std::string value = s.name(run);
+      if (&s == &setting || value.empty()) continue;
+      if (!group.empty()) group.append("/");
+      group.append(s.prefix).append(value);
+    }
+    if (group.empty()) continue;
+    if (!context.empty()) context.append(" ");
+    context.append(group);
   }
-  std::string context = weft::mechanism_name(run.mechanism);
-  context.append("/").append(run.steal);
-  if (!run.schedule.empty()) context.append(" ").append(run.schedule);
-  return context.append(" ").append(rest).append(" w=").append(std::to_string(run.workers));
+  return context.append(" w=").append(std::to_string(run.workers));
 }
 
 }  // namespace
 
 std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
-  std::vector<const CompareRun*> weft;  // weft's runs with loop settings, in order
+  std::vector<const CompareRun*> weft;  // weft's runs, in order
   for (const CompareRun& r : workload.runs)
-    if (r.impl == "weft" && r.loop_settings && r.skipped.empty()) weft.push_back(&r);
+    if (r.impl == "weft" && r.skipped.empty()) weft.push_back(&r);
   std::vector<WeftPair> pairs;
-  if (weft.empty()) return pairs;
-  for (const LoopSetting& setting : kLoopSettings) {
+  for (const WeftSetting& setting : kWeftSettings) {
     std::vector<std::string> values;  // in the runs' order: the first is the numerator's
     for (const CompareRun* r : weft) {
-      const std::string v = setting.name(*r->loop_settings);
+      const std::string v = setting.name(*r);
       if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     }
     for (std::size_t k = 1; k < values.size(); ++k) {
       for (const CompareRun* a : weft) {
-        if (setting.name(*a->loop_settings) != values[0]) continue;
+        if (setting.name(*a) != values[0]) continue;
         const auto b = std::find_if(weft.begin(), weft.end(), [&](const CompareRun* r) {
-          return setting.name(*r->loop_settings) == values[k] && alike_but(setting, *a, *r);
+          return setting.name(*r) == values[k] && alike_but(setting, *a, *r);
         });
         if (b == weft.end()) continue;
         std::vector<double> per_rep;

@@ -101,15 +101,18 @@ struct PeerRatio {
 };
 std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload);
 
-// The paired ratio of two weft series of a loop workload that differ in one loop setting
-// only (where --loops, --frames or --adaptive gave two values or more): the series of the
-// setting's first value (as the runs are ordered) over that of another value, repetition r
-// over repetition r (the runs alternate, so each pair ran side by side), as median and range.
-// < 1: the first faster. One per other value and per series of the first value (mechanism,
-// policy, schedule, the other loop settings and workers alike), in the runs' order.
+// The paired ratio of two weft series that differ in one setting only (where --mechanism,
+// --steal, --schedule, --loops, --frames or --adaptive gave two values or more; the last four
+// on a loop workload only): the series of the setting's first value (as the runs are
+// ordered) over that of another value, repetition r over repetition r (each repetition runs
+// both, so each pair ran side by side), as median and range. < 1: the first faster. One per
+// other value and per series of the first value (the other settings and workers alike), in
+// the runs' order.
 struct WeftPair {
-  std::string setting;  // the JSON field of the setting: "loops", "frames" or "adaptive_fork"
-  std::string name;     // "pcb/dlist", "stack/pool", "adapt=1/0"
+  // The JSON field of the setting: "mechanism", "steal", "schedule", "loops", "frames" or
+  // "adaptive_fork".
+  std::string setting;
+  std::string name;  // "concurrent/request", "adaptive/one", "pcb/dlist", "adapt=1/0"
   // What both share: "concurrent/one dynamic:1 stack/adapt=0 w=2"
   std::string context;
   const CompareRun* a = nullptr;

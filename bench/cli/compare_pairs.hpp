@@ -8,8 +8,9 @@
 //                mechanism, policy, schedule and loop settings where one ran at the peer's
 //                worker count (of the peer's schedule on a loop workload, where weft ran it),
 //                else the first weft series there in the runs' order;
-//   setting      on a loop workload, the series of one loop setting's first value against
-//                each other value's, all else alike (weft_pairs).
+//   setting      the series of one setting's first value (mechanism, policy, and on a loop
+//                workload schedule and loop settings) against each other value's, all else
+//                alike (weft_pairs).
 #pragma once
 
 #include <cstddef>

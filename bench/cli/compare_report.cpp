@@ -118,7 +118,7 @@ void workload_table(std::ostringstream& out, const CompareWorkload& w, bool prof
   }
   const std::vector<WeftPair> settings = weft_pairs(w);
   if (!settings.empty()) {
-    out << "  weft loop settings, paired repetitions, median [interval] verdict (< 1: the first "
+    out << "  weft settings, paired repetitions, median [interval] verdict (< 1: the first "
            "faster):\n";
     std::size_t name_width = 0;
     for (const WeftPair& p : settings) name_width = std::max(name_width, p.name.size());

@@ -26,8 +26,8 @@ inline unsigned busy_limit_for(unsigned configured, unsigned workers, std::size_
 // whose tasks block keeps it, and one whose tasks compute gets the limit back within a
 // window. Per-thread clocks, because the process-wide one lags by a scheduler tick (4 ms here)
 // for every thread running on another CPU: a 1 ms window then saw a computing root use no CPU
-// at all. Reading P clocks costs some P microseconds a window, under 1% of a CPU at 32
-// workers. A window older than kStaleWindowNs says nothing about now: it is restarted without
+// at all. Reading P clocks costs some P microseconds a window, at most 1.5 % of one CPU at 32
+// workers, spent by a worker the limit has stopped. A window older than kStaleWindowNs says nothing about now: it is restarted without
 // a verdict. Where no clock can be read, a window of kBlindWindowNs counts as spare: a
 // blocked task then waits 10 ms for a thief, never for ever.
 inline constexpr std::uint64_t kSpareCpuWindowNs = 2'000'000;
