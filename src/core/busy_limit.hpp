@@ -27,9 +27,9 @@ inline unsigned busy_limit_for(unsigned configured, unsigned workers, std::size_
 // window. Per-thread clocks, because the process-wide one lags by a scheduler tick (4 ms here)
 // for every thread running on another CPU: a 1 ms window then saw a computing root use no CPU
 // at all. Reading P clocks costs some P microseconds a window, at most 1.5 % of one CPU at 32
-// workers, spent by a worker the limit has stopped. A window older than kStaleWindowNs says nothing about now: it is restarted without
-// a verdict. Where no clock can be read, a window of kBlindWindowNs counts as spare: a
-// blocked task then waits 10 ms for a thief, never for ever.
+// workers, spent by a worker the limit has stopped. A window older than kStaleWindowNs says
+// nothing about now: it is restarted without a verdict. Where no clock can be read, a window of
+// kBlindWindowNs counts as spare: a blocked task then waits 10 ms for a thief, never for ever.
 inline constexpr std::uint64_t kSpareCpuWindowNs = 2'000'000;
 inline constexpr std::uint64_t kStaleWindowNs = 50'000'000;
 inline constexpr std::uint64_t kBlindWindowNs = 10'000'000;
