@@ -6,13 +6,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <utility>
 #include <weft/weft.hpp>
 
 #include "cli/peer_process.hpp"
 #include "common/text_format.hpp"
+#include "stats/paired.hpp"
 #include "stats/randomized_blocks.hpp"
 #include "stats/sequential_looks.hpp"
 #include "workloads/par.hpp"
@@ -247,28 +247,31 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
 namespace {
 
 // One of the settings weft_pairs compares by: its JSON field, the prefix its values' names
-// take in a pair's name ("adapt=1/0"), and a weft run's value ("" where it does not apply:
-// no schedule or loop settings on a fork-join workload, so that they never pair there).
+// take in a pair's name ("adapt=1/0"), the group it is written in within a series' name (the
+// runtime's mechanism/policy, the schedule, the loop settings), and a weft run's value (""
+// where it does not apply: no schedule or loop settings on a fork-join workload, so that they
+// never pair there).
 struct WeftSetting {
   const char* field;
   const char* prefix;
+  int group;
   std::string (*name)(const CompareRun&);
 };
 
 constexpr WeftSetting kWeftSettings[] = {
-    {"mechanism", "",
+    {"mechanism", "", 0,
      [](const CompareRun& r) -> std::string { return weft::mechanism_name(r.mechanism); }},
-    {"steal", "", [](const CompareRun& r) -> std::string { return r.steal; }},
-    {"schedule", "", [](const CompareRun& r) -> std::string { return r.schedule; }},
-    {"loops", "",
+    {"steal", "", 0, [](const CompareRun& r) -> std::string { return r.steal; }},
+    {"schedule", "", 1, [](const CompareRun& r) -> std::string { return r.schedule; }},
+    {"loops", "", 2,
      [](const CompareRun& r) -> std::string {
        return r.loop_settings ? weft::loop_scheme_name(r.loop_settings->scheme) : "";
      }},
-    {"frames", "",
+    {"frames", "", 2,
      [](const CompareRun& r) -> std::string {
        return r.loop_settings ? weft::loop_frames_name(r.loop_settings->frames) : "";
      }},
-    {"adaptive_fork", "adapt=",
+    {"adaptive_fork", "adapt=", 2,
      [](const CompareRun& r) -> std::string {
        return r.loop_settings ? weft::adaptive_fork_name(r.loop_settings->adaptive) : "";
      }},
@@ -284,24 +287,17 @@ bool alike_but(const WeftSetting& setting, const CompareRun& a, const CompareRun
   return true;
 }
 
-// "concurrent/one dynamic:1 stack/adapt=0 w=2": the run's series less `setting`, in three
-// groups: mechanism/policy, the schedule, the loop settings (kWeftSettings' order).
+// "concurrent/one dynamic:1 stack/adapt=0 w=2": the run's series less `setting`; values of
+// one group joined by "/", the groups by " ".
 std::string context_without(const WeftSetting& setting, const CompareRun& run) {
-  constexpr std::size_t kGroupEnds[] = {2, 3, std::size(kWeftSettings)};
   std::string context;
-  std::size_t i = 0;
-  for (const std::size_t end : kGroupEnds) {
-    std::string group;
-    for (; i < end; ++i) {
-      const WeftSetting& s = kWeftSettings[i];
-      const std::string value = s.name(run);
-      if (&s == &setting || value.empty()) continue;
-      if (!group.empty()) group.append("/");
-      group.append(s.prefix).append(value);
-    }
-    if (group.empty()) continue;
-    if (!context.empty()) context.append(" ");
-    context.append(group);
+  int last_group = -1;
+  for (const WeftSetting& s : kWeftSettings) {
+    const std::string value = s.name(run);
+    if (&s == &setting || value.empty()) continue;
+    if (!context.empty()) context.append(s.group == last_group ? "/" : " ");
+    context.append(s.prefix).append(value);
+    last_group = s.group;
   }
   return context.append(" w=").append(std::to_string(run.workers));
 }
@@ -326,9 +322,7 @@ std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
           return setting.name(*r) == values[k] && alike_but(setting, *a, *r);
         });
         if (b == weft.end()) continue;
-        std::vector<double> per_rep;
-        for (std::size_t i = 0; i < std::min(a->times.size(), (*b)->times.size()); ++i)
-          per_rep.push_back(a->times[i] / (*b)->times[i]);
+        const std::vector<double> per_rep = weft_stats::paired_ratios(a->times, (*b)->times);
         pairs.push_back(
             {setting.field,
              std::string(setting.prefix).append(values[0]).append("/").append(values[k]),
