@@ -7,10 +7,10 @@
 #include <thread>
 #include <utility>
 
-#include "core/steal_amount.hpp"
 #include "dist/splitmix.hpp"
 #include "dist/steady_ns.hpp"
 #include "dist/termination.hpp"
+#include "model/steal_amount.hpp"
 
 namespace weft::dist {
 namespace {

@@ -5,7 +5,7 @@ peak a greedy depth-first schedule reaches, and what a stalled worker does to it
 weft-bench threads --bench tree runs a complete binary tree of weft::threads, each node
 allocating one block and holding it while its two children (threads) run, and compares the
 heap's peak under df and dfd with AsyncDF's bound S1 + 4*p*D*K. This script runs the same tree
-under df's rules, or dfd's (docs/ARCHITECTURE.md, "User-level threads"), on an idealised
+under df's rules, or dfd's (docs/THREADS.md, "Memory and the space bound"), on an idealised
 machine:
 
   - one list of the live threads in the serial depth-first order; a forked child goes just

@@ -3,7 +3,8 @@
 # One command that runs weft's whole test suite, stage by stage:
 #   format   every C and C++ file is as clang-format (.clang-format) leaves it, and every
 #            path under results/ that a document cites exists, every sitting cited
-#            (scripts/check_results_cited.py)
+#            (scripts/check_results_cited.py), and every include keeps to the layers
+#            (scripts/check_includes.py)
 #   release  Release build in build/ (with the MPI programs), then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency -j2
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
@@ -147,6 +148,10 @@ stage_format() {
   # (results/README.md); needs no build.
   detail "scripts/check_results_cited.py failed (cited results missing or uncited)"
   python3 "$ROOT/scripts/check_results_cited.py"
+  # Every include keeps to the layers (docs/OVERVIEW.md): include/ nothing of src/, the
+  # tools only weft::internal's private headers, no layer of src/ a higher one's.
+  detail "scripts/check_includes.py failed (an include crosses a layer)"
+  python3 "$ROOT/scripts/check_includes.py"
   detail "clang-format not found (the clang-format package)"
   command -v clang-format >/dev/null 2>&1
   local -a files

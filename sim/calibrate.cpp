@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "common/fib_reference.hpp"
-#include "core/barrier_mode.hpp"
-#include "core/frame_cost.hpp"
+#include "model/barrier_switching.hpp"
+#include "model/frame_cost.hpp"
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/cpu.hpp"
 #include "platform/futex.hpp"
@@ -261,7 +261,14 @@ void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>&
                  "sched_yield " + busy.others() + ", " + batches(2000, o.repeat)});
 }
 
-// A fenced stack's two costs (task_stack.hpp S1-S3): the thief's fence after its store of H,
+// What weft's thief barrier does on a fenced stack (thief_store_load_barrier in
+// src/tasks/barrier_mode.cpp): a seq_cst fence, in a function of its own as there (noipa: the
+// compiler may neither inline the call nor drop it).
+[[gnu::noipa]] void fenced_claim_barrier() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+// A fenced stack's two costs (task_stack.hpp BS1-BS3): the thief's fence after its store of H,
 // with the other CPUs busy, and what the owner's fenced pop adds to a spawn+join, timed as
 // weft's frame cost is (frame_cost.hpp), on a private stack fenced and not.
 void measure_fences(const CalibrateOptions& o, std::vector<Measurement>& out,
@@ -279,10 +286,10 @@ void measure_fences(const CalibrateOptions& o, std::vector<Measurement>& out,
   std::uint64_t h = 0;
   const Spread fence = per_call_ns(o.repeat, 20000, [&] {
     head.store(++h, std::memory_order_relaxed);  // the claim's store of H, then its barrier
-    (void)weft::detail::thief_store_load_barrier(/*fenced=*/true);
+    fenced_claim_barrier();
   });
   out.push_back({"fence_claim_ns", fence.median, fence.low, fence.high,
-                 "a store and weft's thief barrier on a fenced stack (a seq_cst fence) " +
+                 "a store and a fenced stack's thief barrier (a seq_cst fence, out of line) " +
                      busy.others() + ", " + batches(20000, o.repeat) +
                      " (the claim's port and slot reads not added)"});
 }

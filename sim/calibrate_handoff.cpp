@@ -9,9 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/frame_cost.hpp"
-#include "core/idle_backoff.hpp"
-#include "core/steal_side.hpp"
+#include "model/frame_cost.hpp"
+#include "model/idle_backoff.hpp"
 #include "platform/futex.hpp"
 #include "sim/calibrate_steps.hpp"
 #include "sim/separate_cpus.hpp"
@@ -57,6 +56,13 @@ double round_trip_ns(int batches, int trips) {
   return spread(per_trip).median;
 }
 
+// A steal on an empty stack is its first look and a return (StealSide::steal, in
+// tasks/steal_side.cpp): TaskStack::available() called out of line (noipa: the compiler may
+// neither inline it nor drop the call) as the thief calls steal.
+[[gnu::noipa]] bool empty_stack_look(const weft::detail::TaskStack& stack) noexcept {
+  return stack.available() == 0;
+}
+
 }  // namespace
 
 void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
@@ -78,18 +84,18 @@ void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
   out.push_back({"join_stolen_ns", rt.median, rt.low, rt.high,
                  how + "; the owner's pop reads the line the thief wrote and takes the port"});
 
-  // A failed attempt: weft's own steal on an empty stack, plus the line its head and tail
+  // A failed attempt: what weft's steal does on an empty stack, plus the line its head and tail
   // live on coming from the victim's CPU (half a round trip: here it stays in our cache).
   progress("failed steal attempts on an empty task stack");
   weft::detail::TaskStack stack;
   stack.init(64);
-  const weft::StealPolicy one = weft::StealPolicy::one();
-  const Spread empty =
-      per_call_ns(o.repeat, 200000, [&] { (void)weft::detail::StealSide(stack).steal(one, 1); });
-  out.push_back({"attempt_ns", empty.median + rt.median / 2, empty.low + rt.low / 2,
-                 empty.high + rt.high / 2,
-                 "weft's StealSide::steal on an empty task stack, " + batches(200000, o.repeat) +
-                     ", plus half of " + how + " (the victim's head and tail line)"});
+  const Spread empty = per_call_ns(o.repeat, 200000, [&] { (void)empty_stack_look(stack); });
+  out.push_back(
+      {"attempt_ns", empty.median + rt.median / 2, empty.low + rt.low / 2, empty.high + rt.high / 2,
+       "a steal's first look at an empty task stack (TaskStack::available, out of line as "
+       "StealSide::steal is), " +
+           batches(200000, o.repeat) + ", plus half of " + how +
+           " (the victim's head and tail line)"});
 
   // A proxy is pushed as a spawn pushes its task: the same stores.
   const double frame_ns = weft::detail::frame_cost_ns();

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/barrier_mode.hpp"
-#include "core/steal_amount.hpp"
-#include "core/steal_history.hpp"
+#include "model/barrier_switching.hpp"
+#include "model/steal_amount.hpp"
+#include "model/steal_history.hpp"
 #include "sim/idle_tiers.hpp"
 
 namespace weft_sim {
@@ -56,7 +56,7 @@ enum class Attempt : std::uint8_t { kFailed, kPending };
 // claimed slots meanwhile (it saw H past its top and waits on the port), T fell below h + k:
 // the thief backs off and claims again from the new n, up to kClaimRetries times.
 //
-// Barrier switching (weft's S1-S3, Config::barrier = auto): the thief reads the victim's mode
+// Barrier switching (weft's BS1-BS3, Config::barrier = auto): the thief reads the victim's mode
 // when it takes the port, and its barriers (retries included) are that mode's, as in weft. If
 // the stack is unfenced and its last membarrier claim ended within kFenceWithinCosts
 // membarriers (claim_ps) of this port take, the mark switches it to fenced, still paying this
@@ -70,7 +70,7 @@ struct ClaimUnderWay {
   int retries = 0;
   std::uint64_t started = 0;
 };
-constexpr int kClaimRetries = 2;  // weft's (src/core/task_stack.cpp)
+constexpr int kClaimRetries = 2;  // weft's (src/tasks/task_stack.cpp)
 
 struct Worker {
   explicit Worker(unsigned workers) : tiers(workers) {}
@@ -685,7 +685,7 @@ class Engine {
       return Attempt::kPending;
     }
     // The port is ours until the claim settles; the look runs first (claim_step goes on).
-    // The stack's mode is stable while we hold it (S1).
+    // The stack's mode is stable while we hold it (BS1).
     v.port_free_at = kPortHeld;
     bool switch_now = false;
     if (switching_) {

@@ -38,7 +38,7 @@ struct EngineCosts {
   std::uint64_t nap_extra_ps = 0;    // what a watchman's timed nap sleeps past its length
   std::uint64_t post_ps = 0;         // request mechanism: a thief posts its request at the port
   std::uint64_t answer_ps = 0;       // and the victim answers it (weft's profile: switch time)
-  // Concurrent mechanism, a fenced stack (weft's Config::barrier, task_stack.hpp S1-S3): a
+  // Concurrent mechanism, a fenced stack (weft's Config::barrier, task_stack.hpp BS1-BS3): a
   // claim's barrier there is a fence, not a membarrier (claim_ps), and every pop of the
   // owner's costs this much more than join_inline_ps (its store, fence and true H, out of
   // line).

@@ -1,5 +1,5 @@
 // What a simulated worker with nothing to do does after a failed steal attempt: weft's idle
-// tiers (src/core/idle_backoff.hpp, whose thresholds this reads rather than copies), in
+// tiers (src/model/idle_backoff.hpp, whose thresholds this reads rather than copies), in
 // simulated time. Spin: 16 (P-1) attempts with a pause; yield: as many again, and for at
 // least kMinYield; then sleep, where one sleeper at a time (the watchman) naps from
 // kFirstNap doubling to kMaxNap and looks again, and the others park until a thief that
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/idle_backoff.hpp"
+#include "model/idle_backoff.hpp"
 
 namespace weft_sim {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/steal_amount.hpp"
+#include "model/steal_amount.hpp"
 #include "sim/model_random.hpp"
 
 namespace weft_sim {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/steal_amount.hpp"
+#include "model/steal_amount.hpp"
 #include "sim/model_random.hpp"
 
 namespace weft_sim {

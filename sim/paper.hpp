@@ -1,4 +1,4 @@
-// `weft-sim paper`: Adnan & Sato's experiments (shared/seeds/000, Sect. 4) re-run on
+// `weft-sim paper`: Adnan & Sato's experiments (Sect. 4; docs/REFERENCES.md) re-run on
 // simulated weft workers under the request mechanism, their steal-port protocol, with
 // st_org = one, st_sta = fixed:20 (UTS) or fixed:2 (the others), st_dyn = half, and weft's
 // adaptive policy beside them. Each row puts a figure the paper prints or states beside the

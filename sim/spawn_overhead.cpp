@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/frame_cost.hpp"
+#include "model/frame_cost.hpp"
 #include "sim/calibrate_steps.hpp"
 
 namespace weft_sim {

@@ -1,8 +1,8 @@
-// A worker's cache of large freed blocks (core/threads/block_cache.hpp): exact-size reuse,
+// A worker's cache of large freed blocks (src/threads/block_cache.hpp): exact-size reuse,
 // the newest block first, the oldest given back when it is full by count or by bytes, the
 // process's cached bytes, nothing cached off a worker, and a runtime's caches freed with its
 // workers.
-#include "core/threads/block_cache.hpp"
+#include "threads/block_cache.hpp"
 
 #include <gtest/gtest.h>
 

@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/barrier_mode.hpp"
-#include "core/config_fields.hpp"
-#include "core/idle_backoff.hpp"
-#include "core/steal_history.hpp"
+#include "model/config_fields.hpp"
+#include "model/idle_backoff.hpp"
+#include "model/steal_history.hpp"
+#include "tasks/barrier_mode.hpp"
 #include "test_support.hpp"
 #include "weft/detail/task_stack.hpp"
 #include "weft/runtime.hpp"

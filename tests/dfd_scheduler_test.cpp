@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/threads/thread_scheduler.hpp"
+#include "threads/thread_scheduler.hpp"
 
 namespace {
 

@@ -100,7 +100,7 @@ TEST(FiberContext, ManyFibersTakeTurns) {
 }
 
 // A fiber suspended on one OS thread resumes on another: its frames, locals and the data
-// it receives move with it. The hand-off between the threads is a release/acquire pair (C3).
+// it receives move with it. The hand-off between the threads is a release/acquire pair (FC3).
 struct Traveller {
   ExecutionContext* home = nullptr;  // the context of the thread running it now
   std::vector<std::thread::id> seen;

@@ -1,4 +1,4 @@
-// The counting build (src/core/loop/shared_access.hpp): this test compiles the PCB queue
+// The counting build (src/loop/shared_access.hpp): this test compiles the PCB queue
 // with WEFT_COUNT_SHARED_ACCESSES=1 and pins how many accesses to shared memory each common
 // operation makes, beside the paper's figures (Hummel & Schonberg, section 6). Ours differ
 // where the design does: a chunk of one's own loop is one fetch_sub, because number_left is
@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "core/loop/pcb_queue.hpp"
-#include "core/loop/shared_access.hpp"
+#include "loop/pcb_queue.hpp"
+#include "loop/shared_access.hpp"
 
 static_assert(WEFT_COUNT_SHARED_ACCESSES == 1, "build this test with the counting switch on");
 

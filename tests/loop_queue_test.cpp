@@ -1,4 +1,4 @@
-// Whitebox tests of the non-locking PCB queue (src/core/loop/pcb_queue.*): each of the
+// Whitebox tests of the non-locking PCB queue (src/loop/pcb_queue.*): each of the
 // paper's Fig. 6 configurations and the rare interleavings of its correctness pairs,
 // forced by delays injected at the queue's QueuePoints, and a random-delay stress driver.
 // Also the chunk plans: every schedule partitions [0, n) exactly.
@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/loop/chunk_plan.hpp"
-#include "core/loop/pcb_queue.hpp"
+#include "loop/chunk_plan.hpp"
+#include "loop/pcb_queue.hpp"
 #include "test_support.hpp"
 
 namespace {

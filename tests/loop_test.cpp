@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/loop/loop_worker.hpp"
+#include "loop/loop_worker.hpp"
 #include "test_support.hpp"
 #include "weft/weft.hpp"
 
@@ -286,8 +286,8 @@ TEST_P(LoopSuite, AStoppedLoopSkipsChunksNotStarted) {
 TEST_P(LoopSuite, AMutexHeldAcrossAnInnerLoopDoesNotDeadlock) {
   if (workers() < 2) GTEST_SKIP() << "needs helpers";
   // The split scheme's loops are tasks, and a worker waiting for a stolen piece helps by
-  // stealing any task, as every join does: it does not isolate (docs/ARCHITECTURE.md,
-  // "Parallel loops"). This test deadlocks under it.
+  // stealing any task, as every join does: it does not isolate (docs/LOOPS.md,
+  // "The schemes"). This test deadlocks under it.
   if (scheme() == weft::LoopScheme::kSplit) GTEST_SKIP() << "split does not isolate";
   weft::Runtime rt(loop_config(scheme(), workers()));
   std::mutex m;

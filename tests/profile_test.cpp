@@ -207,7 +207,7 @@ TEST(Trace, EventsAreOrderedAndStealsMatchTheCounters) {
 }
 
 // The clock's seqlock: a reader racing the owner always gets a reading whose activities
-// sum to its window (invariant A1), never a torn one.
+// sum to its window (invariant AC1), never a torn one.
 TEST(ActivityClock, ReadersNeverSeeATornUpdate) {
   weft::detail::ActivityClock clock;
   clock.enable(0);

@@ -349,7 +349,7 @@ weft::Stats deep_waits_under(double fraction, int rounds, Enough enough) {
   return settled_stats(rt);
 }
 
-// The help bound (docs/ARCHITECTURE.md, "Join and its bound"): a waiting worker starts a
+// The help bound (docs/TASK_STACK.md, "Join and its bound"): a waiting worker starts a
 // stolen task only while its stack use is below help_stack_fraction * worker_stack_bytes,
 // so the deepest steal start stays below that plus a few runtime frames. The program waits
 // about 800 KB deep; the control run (a generous limit) shows that it steals there.

@@ -1,4 +1,4 @@
-// Whitebox tests of the request mechanism's protocol (src/core/steal_request.cpp, R1-R5)
+// Whitebox tests of the request mechanism's protocol (src/tasks/steal_side_requests.cpp, RQ1-RQ5)
 // on a bare TaskStack, without a Runtime: the test thread is the owner, answering requests
 // where spawn and join would; std::threads are the thieves, posting, waiting and
 // withdrawing. The central properties: every pushed task runs exactly once, each request is
@@ -201,7 +201,7 @@ TEST(StealRequest, OneRequestAtATimePerVictim) {
   wd::StealRequest a;
   wd::StealRequest b;
   ASSERT_TRUE(StealSide(rs.stack).post_request(&a));
-  EXPECT_FALSE(StealSide(rs.stack).post_request(&b)) << "R1: the port is held until a is settled";
+  EXPECT_FALSE(StealSide(rs.stack).post_request(&b)) << "RQ1: the port is held until a is settled";
   ASSERT_TRUE(StealSide(rs.stack).serve_request(StealPolicy::one()));
   EXPECT_EQ(a.state.load(), wd::StealRequest::kRefused) << "an empty stack refuses";
   StealSide(rs.stack).end_request();
@@ -279,7 +279,7 @@ void request_thief(wd::TaskStack& stack, std::int32_t id, unsigned patience,
   while (!stop.load(std::memory_order_acquire)) {
     if (withdrawn_before &&
         req.state.load(std::memory_order_acquire) != wd::StealRequest::kWaiting) {
-      totals.bad.fetch_add(1);  // answered after its withdrawal (R3)
+      totals.bad.fetch_add(1);  // answered after its withdrawal (RQ3)
     }
     if (!StealSide(stack).post_request(&req)) {
       std::this_thread::yield();
@@ -368,7 +368,7 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndThieves, RequestStress,
                                             ::testing::Values(1u, 3u)),
                          weft_test::PolicyCountName{});
 
-// R4 under contention: a thief posts and (sometimes) withdraws in a tight loop while the
+// RQ4 under contention: a thief posts and (sometimes) withdraws in a tight loop while the
 // owner only answers when its flags say so. If a pending request could lose its flags, the
 // thief waiting for an answer would never get one and the watchdog would fire.
 TEST(StealRequestRace, APendingRequestAlwaysRaisesTheOwnersFlags) {

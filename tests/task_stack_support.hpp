@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/steal_side.hpp"
 #include "core/worker.hpp"
+#include "tasks/steal_side.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
 #include "weft/detail/task_stack.hpp"

@@ -1,5 +1,5 @@
 // Whitebox tests of weft::detail::TaskStack, the owner/thief protocol, without a Runtime:
-// the test thread is the owner, std::threads are the thieves. The central property is I2
+// the test thread is the owner, std::threads are the thieves. The central property is TS2
 // (task_stack.hpp): every pushed task is taken exactly once, by the owner's pop or by one
 // thief's claim, never both and never neither.
 #include "weft/detail/task_stack.hpp"
@@ -19,9 +19,9 @@
 #include <tuple>
 #include <vector>
 
-#include "core/barrier_mode.hpp"
 #include "core/worker.hpp"
 #include "task_stack_support.hpp"
+#include "tasks/barrier_mode.hpp"
 #include "test_support.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/slot.hpp"
@@ -306,7 +306,7 @@ class TaskStackStress : public TaskStackTest, public ::testing::WithParamInterfa
 
 // Runs a random nested push/pop program of `total` tasks on `stack` (an owner thread's view:
 // bursts of k pushes popped LIFO, random walks that go deep and shallow, pauses at depth
-// so that thieves find work), while `thieves` threads steal with `policy`. Checks I2.
+// so that thieves find work), while `thieves` threads steal with `policy`. Checks TS2.
 void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t exact_count,
                 int thieves, std::int64_t total, std::uint64_t seed) {
   ExactlyOnceChecker checker(static_cast<std::size_t>(total));
@@ -330,7 +330,7 @@ void run_stress(wd::TaskStack& stack, const StealPolicy& policy, std::int64_t ex
     }
     switch (rng() % 4) {
       case 1: {  // ping: one or two tasks pushed and popped at once; the owner's pop and a
-                 // thief's claim race for the same slot (the Dekker pair, I2)
+                 // thief's claim race for the same slot (the Dekker pair, TS2)
         for (int i = 0; i < 300 && owner.pushed() < total; ++i) {
           const int k = 1 + static_cast<int>(rng() % 2);
           for (int j = 0; j < k && owner.can_push(); ++j) owner.push();
@@ -438,7 +438,7 @@ TEST_F(TaskStackTest, AFencedStacksInlinePopAlwaysSettlesOutOfLine) {
   EXPECT_TRUE(checker.check(4).ok()) << checker.check(4).describe();
 }
 
-// ---- Barrier switching (Config::barrier = auto; S1-S3 in task_stack.hpp) ----
+// ---- Barrier switching (Config::barrier = auto; BS1-BS3 in task_stack.hpp) ----
 
 class BarrierSwitchingTest : public TaskStackTest {
  protected:
@@ -580,7 +580,7 @@ TEST_F(BarrierSwitchingTest, StatsReportTheMembarrierEstimateWhereItApplies) {
   }
 }
 
-// I2 while the stack changes its barrier all the time: every second membarrier claim fences
+// TS2 while the stack changes its barrier all the time: every second membarrier claim fences
 // it, and the owner unfences it after every other fenced pop, so claims and pops cross each
 // switch in both directions.
 class BarrierSwitchingStress : public BarrierSwitchingTest,

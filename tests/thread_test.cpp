@@ -354,7 +354,7 @@ TEST_P(Threads, YieldAlternatesTwoThreadsOnOneWorker) {
 }
 
 // A yield switches straight to the next thread and makes the yielder ready only from there,
-// once its context is saved (R4 in thread_runner.cpp): a worker that took it any sooner would
+// once its context is saved (TR4 in thread_runner.cpp): a worker that took it any sooner would
 // resume a stale context. Three threads on two and on four workers (more than the CPUs) keep
 // one or two threads ready, so the yielder is often the next one another worker takes.
 TEST_P(Threads, ThreadsThatYieldOnSeveralWorkersEachRunEveryIteration) {
@@ -547,7 +547,7 @@ TEST_P(Threads, MutexesUnderScopedLockKeepCountsExact) {
 }
 
 // A contended unlock frees the mutex and wakes one waiter, which competes again with
-// whoever arrives meanwhile: no waiter may be stranded in the queue (M3 in sync.cpp), or
+// whoever arrives meanwhile: no waiter may be stranded in the queue (SY3 in sync.cpp), or
 // the run ends in the deadlock report's abort. Oversubscribed workers, threads and tasks
 // (a task waits by running threads), critical sections short enough for new arrivals to
 // take the mutex while waiters are queued; `inside` catches two holders at once.

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/threads/timers.hpp"
 #include "test_support.hpp"
 #include "thread_test_config.hpp"
+#include "threads/timers.hpp"
 #include "weft/weft.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // A worker's own free list in front of a shared one: it takes from the shared list and gives
 // to it half a list at a time, keeps what was pushed last, and loses or repeats nothing.
-#include "core/threads/worker_free_list.hpp"
+#include "threads/worker_free_list.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 //
 // T1..T5, T1L, T2L, T3L are the UTS reference's sample workloads (its sample_workloads.sh,
 // which gives each tree's size, depth and leaves). "A" and "B" are the binomial trees of
-// Adnan & Sato's Table 1 (shared/seeds/000, Sect. 4.1.1): A is T3; B is the Barcelona
+// Adnan & Sato's Table 1 (Sect. 4.1.1; docs/REFERENCES.md): A is T3; B is the Barcelona
 // OpenMP Tasks Suite's "tiny" UTS input, whose q the paper prints rounded and whose size it
 // gives one short -- see presets.cpp.
 #pragma once

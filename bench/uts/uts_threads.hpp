@@ -1,4 +1,4 @@
-// Thread-level UTS without a task runtime (Olivier & Prins, shared/seeds/002 Sect. 3.2, after
+// Thread-level UTS without a task runtime (Olivier & Prins Sect. 3.2, docs/REFERENCES.md, after
 // the UTS reference's shared-memory version): P threads, each traversing depth-first from
 // its own explicit node stack. A thread whose stack holds more than 2c nodes releases its c
 // oldest nodes (those nearest the root) as one chunk to a shared pool; a thread whose stack

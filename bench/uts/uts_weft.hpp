@@ -1,4 +1,4 @@
-// Task-parallel UTS on weft (Olivier & Prins's Generate_and_Traverse, shared/seeds/002
+// Task-parallel UTS on weft (Olivier & Prins in docs/REFERENCES.md: Generate_and_Traverse,
 // Sect. 3.1): every node is a task that spawns one task per child and sums its children's
 // counts at the joins. All scheduling and load balancing is left to the runtime, which is
 // the point: UTS is the adversary that measures it.

@@ -1,6 +1,6 @@
 // UTS as a compare workload: the task-parallel traversal of an Unbalanced Tree Search tree
 // (bench/uts) written once against the fork-join interface, so that weft and every peer run
-// the same Generate_and_Traverse (Olivier & Prins, shared/seeds/002 Sect. 3.1). It differs
+// the same Generate_and_Traverse (Olivier & Prins Sect. 3.1, docs/REFERENCES.md). It differs
 // from uts::traverse_weft only in being generic: no weft futures, no cutoff, no per-worker
 // counts.
 //

@@ -34,7 +34,7 @@ struct StealView {
   double task_work_per_steal_cost = 0.0;
 };
 
-// How thieves take tasks from a victim (docs/ARCHITECTURE.md, "Two steal mechanisms").
+// How thieves take tasks from a victim (docs/STEAL_REQUESTS.md).
 //   kConcurrent  the thief claims under the victim's steal port while the owner keeps
 //                running (THE protocol with an asymmetric barrier; no owner involvement).
 //   kRequest     the thief posts a request at the victim's port and waits; the victim
@@ -46,13 +46,13 @@ const char* mechanism_name(StealMechanism m) noexcept;
 StealMechanism parse_mechanism(std::string_view spec, std::string_view setting = "mechanism");
 
 // Which store-load barrier the concurrent mechanism's thieves use against an owner's pop
-// (docs/ARCHITECTURE.md, "Why I2 holds"). The mode is process-wide: the first Runtime of the
+// (docs/TASK_STACK.md, "Why TS2 holds"). The mode is process-wide: the first Runtime of the
 // process decides it, and a later Runtime that asks for the other mode explicitly gets a
 // ConfigError (kAuto always takes what was decided).
 //   kAuto        membarrier where the kernel offers it (not in ThreadSanitizer builds, which
 //                do not model it), otherwise fence; with membarrier, a stack that thieves
 //                claim from again within a few membarriers' time switches to the fence
-//                until they stop coming (docs/ARCHITECTURE.md, "Switching the barrier").
+//                until they stop coming (docs/BARRIERS.md, "Switching the barrier").
 //   kMembarrier  membarrier on every claim, never switching; a ConfigError where it is
 //                unavailable.
 //   kFence       a seq_cst fence on both sides (Cilk-5's THE protocol), for testing.
@@ -63,7 +63,7 @@ Barrier parse_barrier(std::string_view spec, std::string_view setting = "barrier
 
 // How many of the victim's oldest tasks a thief takes in one steal. A small immutable value
 // object chosen at run time, so one binary sweeps every policy. The built-in policies live
-// in src/core/steal_policy.cpp; adding one touches that file only.
+// in src/model/steal_policy.cpp; adding one touches that file only.
 class StealPolicy {
  public:
   class Strategy {
@@ -103,7 +103,7 @@ class StealPolicy {
   std::shared_ptr<const Strategy> strategy_;
 };
 
-// How parallel loops are scheduled (docs/ARCHITECTURE.md, "Parallel loops").
+// How parallel loops are scheduled (docs/LOOPS.md).
 //   kPcb    parallel control blocks on the workers' PCB stacks, found by idle workers through
 //           a non-locking multi-item queue (Hummel & Schonberg).
 //   kDlist  the same blocks on a doubly-linked queue under a lock, removed when emptied.
@@ -124,11 +124,11 @@ enum class AdaptiveFork : std::uint8_t { kOff, kOn, kLazy };
 // is idle: idle workers that stay awake across a serial stretch of the thread calling run()
 // are crowded onto the CPUs it leaves free, and one that keeps yielding looks cache-hot to
 // the load balancer, which leaves it there for milliseconds after that thread blocks
-// (docs/ARCHITECTURE.md, "Pinning"). Fewer workers than CPUs leave room for that thread;
+// (docs/SLEEP.md, "Pinning"). Fewer workers than CPUs leave room for that thread;
 // more share the CPUs anyway, and the kernel balances them better than a fixed binding.
 enum class Pinning : std::uint8_t { kOff, kOn, kAuto };
 // Which ready user-level thread (weft::thread) an idle worker runs next
-// (docs/ARCHITECTURE.md, "User-level threads"):
+// (docs/THREADS.md, "Scheduling"):
 //   kFifo  the oldest ready thread: a created child is queued and its creator runs on
 //          (breadth-first, as Solaris threads are scheduled).
 //   kLifo  the newest ready thread, from one global stack.
@@ -141,7 +141,7 @@ enum class Pinning : std::uint8_t { kOff, kOn, kAuto };
 enum class ThreadSched : std::uint8_t { kFifo, kLifo, kDf, kDfd };
 // What the deadlock detector does when every worker is idle or waiting, no user-level thread
 // is ready and some thread or task waits on a weft primitive, with nothing changing for
-// Config::deadlock_ms (docs/ARCHITECTURE.md, "User-level threads"):
+// Config::deadlock_ms (docs/THREADS.md, "Misuse diagnostics"):
 //   kAbort   lists each waiting thread and task and what it waits on to stderr, then aborts.
 //   kReport  prints the same list once per deadlock and keeps waiting (something outside the
 //            runtime, a run() from another OS thread, may still end it).
@@ -177,7 +177,7 @@ struct Config {
   // wake-up to come back, which can take milliseconds on a VM. A program that calls run()
   // for short parallel phases a few milliseconds apart can keep its workers awake across the
   // gaps (like OpenMP's KMP_BLOCKTIME), at the cost of up to this much CPU per idle worker
-  // and gap (docs/ARCHITECTURE.md, "Idling"). (WEFT_IDLE_AWAKE_US, 0 to 10000000)
+  // and gap (docs/SLEEP.md, "The idle tiers"). (WEFT_IDLE_AWAKE_US, 0 to 10000000)
   std::uint32_t idle_awake_us = 200;
   // Seeds each worker's victim-selection generator (mixed with the worker id). (WEFT_SEED)
   std::uint64_t seed = 0x5eedf00d;
@@ -188,7 +188,7 @@ struct Config {
   // At most this many workers busy before an idle one stops looking for work and sleeps; 0
   // means as many as the CPUs of the process's affinity mask. It only matters where the
   // workers outnumber it: there a thief would spread the work over more threads than CPUs,
-  // and the kernel would then time-slice the busy ones (docs/ARCHITECTURE.md,
+  // and the kernel would then time-slice the busy ones (docs/SLEEP.md,
   // "Oversubscription"). A task blocked in the kernel counts as busy too, so the limit is
   // lifted for a few milliseconds whenever the workers' threads are seen to use fewer CPUs
   // than it allows; a program whose tasks block in system calls loses little, and can set
@@ -203,7 +203,7 @@ struct Config {
   // (WEFT_STACK_SIZE, bytes, with an optional K, M or G suffix; 64 KiB to 1 GiB)
   std::size_t worker_stack_bytes = std::size_t{64} << 20;
   // A worker waiting for a stolen task helps by stealing only while its stack use is below
-  // this fraction of worker_stack_bytes (see docs/ARCHITECTURE.md, "Join and its bound").
+  // this fraction of worker_stack_bytes (see docs/TASK_STACK.md, "Join and its bound").
   double help_stack_fraction = 0.5;
   // The execution profile: each worker charges its time to busy / steal / idle / switch,
   // reported by Runtime::stats() (weft/profile.hpp). Off, it costs a predictable branch at
@@ -241,7 +241,7 @@ struct Config {
   bool thread_debug = false;
 
   // Reads the WEFT_* variables over the defaults above. Throws ConfigError for a bad value.
-  // (The variables, their defaults and what each allows: src/core/config_fields.hpp's table,
+  // (The variables, their defaults and what each allows: src/model/config_fields.hpp's table,
   // and the README's configuration table, which a test keeps equal to it.)
   static Config from_env();
   // Throws ConfigError if a field is out of range. Runtime's constructor calls it.

@@ -78,7 +78,7 @@ namespace detail {
 inline constexpr std::uintptr_t kReadyBit = 1;
 inline constexpr std::uintptr_t kEmptyFuture = 1;
 
-// Slots for spawns that run at once (src/core/ready_slots.cpp): each thread keeps the ones
+// Slots for spawns that run at once (src/tasks/ready_slots.cpp): each thread keeps the ones
 // it freed for its next ones, so a full task stack does not allocate per task.
 Slot* new_ready_slot();
 void delete_ready_slot(Slot* s) noexcept;

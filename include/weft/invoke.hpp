@@ -43,8 +43,8 @@ template <class FutureF>
 // destructor clean up: a destructor across g's call is an exception cleanup, and GCC splits
 // no function (the `n < 2` test of a recursion, inlined into its callers) and turns no
 // recursion into a loop across one; a handler that joins f and rethrows keeps the guarantee
-// (f is joined before the frame is left) and lets both happen (docs/ARCHITECTURE.md,
-// "`invoke` without a cleanup").
+// (f is joined before the frame is left) and lets both happen (docs/TASK_STACK.md,
+// "Forms over the task stack").
 template <class F, class G>
 auto invoke(F&& f, G&& g) -> std::pair<detail::ValueOf<std::invoke_result_t<F>>,
                                        detail::ValueOf<std::invoke_result_t<G>>> {

@@ -22,8 +22,8 @@
 //     leaves that depend on hi - lo only, combined left to right in a fixed tree: the
 //     result is bit-identical (floats included) for any worker count and schedule, and
 //     combine need only be associative.
-//   - Inside a runtime's task the loop runs in parallel (docs/ARCHITECTURE.md, "Parallel
-//     loops"); bodies may spawn, join, open scopes and run loops of their own. Outside any
+//   - Inside a runtime's task the loop runs in parallel (docs/LOOPS.md, "The
+//     schemes"); bodies may spawn, join, open scopes and run loops of their own. Outside any
 //     runtime it runs serially on the calling thread.
 //   - A chunk that throws stops the loop: no further chunk starts, running chunks finish,
 //     and the loop rethrows the first exception. LoopOptions::control stops it on request

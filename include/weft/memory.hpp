@@ -4,8 +4,8 @@
 // to the weft::thread that makes it.
 //
 // With Config::mem_quota_bytes = K > 0 (WEFT_MEM_QUOTA) and the df or dfd scheduler, the
-// charge is what bounds the memory of a parallel run (docs/ARCHITECTURE.md, "User-level
-// threads"): a thread may allocate K net bytes each time it is scheduled, and one whose
+// charge is what bounds the memory of a parallel run (docs/THREADS.md, "Memory and
+// the space bound"): a thread may allocate K net bytes each time it is scheduled, and one whose
 // allocation would take it past that is preempted in place before the allocation, so that
 // threads earlier in the serial order run first, and makes it when it runs again; an
 // allocation of m > K bytes first forks ceil(m/K) dummy threads as a binary tree and joins

@@ -5,8 +5,8 @@
 // Runtime::stats() reports them per worker; WorkerStats::shares() turns them into the
 // fractions R_busy ... R_frame of Adnan & Sato's Table 2 (Eq. 3-7). With
 // Config::trace_events > 0, each worker also records its busy intervals, successful steals and
-// the loops it joined (Runtime::trace()), for a Chrome/Perfetto timeline. docs/ARCHITECTURE.md,
-// "Execution profile", says what each activity contains.
+// the loops it joined (Runtime::trace()), for a Chrome/Perfetto timeline. docs/PROFILE.md,
+// "The execution profile", says what each activity contains.
 #pragma once
 
 #include <cstdint>

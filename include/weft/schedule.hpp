@@ -17,8 +17,8 @@ class Schedule {
     kGuided,     // each chunk 1/P of what the chunks before it left (at least K), then K
     kFactoring,  // batches of P chunks, each ceil(R/2P) of the R left (Hummel et al. 1992)
     kAuto,       // the runtime's choice: factoring, laid in two halves of the range, with
-                 // no chunk under ~3 µs of the loop's measured pace (docs/ARCHITECTURE.md,
-                 // "Parallel loops")
+                 // no chunk under ~3 µs of the loop's measured pace (docs/LOOPS.md,
+                 // "Schedules")
   };
 
   static constexpr Schedule static_chunks() noexcept { return Schedule(Kind::kStatic, 0); }

@@ -8,7 +8,7 @@
 // options say otherwise) and carries its own task stack, so spawn, scope and parallel loops
 // work inside it. Blocking in a thread parks the thread, never its worker: the worker runs
 // other threads and tasks meanwhile. Which ready thread runs next is Config::thread_sched's
-// choice (docs/ARCHITECTURE.md, "User-level threads").
+// choice (docs/THREADS.md, "Scheduling").
 //
 // Everything here must be used under a Runtime (inside run(), or a thread started there);
 // anywhere else it aborts with a message, as do an unlock by a thread that does not hold the
@@ -176,8 +176,8 @@ class mutex {
 
  private:
   friend class condition_variable;
-  // The lock word: free, held, or held with waiters perhaps queued (M1, M3 in
-  // src/core/threads/sync.cpp: kContended is set and cleared only under waiters_' lock; the
+  // The lock word: free, held, or held with waiters perhaps queued (SY1, SY3 in
+  // src/threads/sync.cpp: kContended is set and cleared only under waiters_' lock; the
   // uncontended transitions free <-> held are single CASes).
   static constexpr std::uint32_t kFree = 0;
   static constexpr std::uint32_t kLocked = 1;

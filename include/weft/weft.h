@@ -192,7 +192,7 @@ static inline void* weft_join_nothrow(weft_future* future) {
     if (__builtin_expect((uintptr_t)tail == word + WEFT_DETAIL_SLOT_BYTES, 1)) {
       char* const slot = (char*)word;
       /* relaxed, then a compiler barrier before the head's load: the thief's membarrier
-       * pairs with it (ARCHITECTURE.md). On a stack whose pop needs a full fence the head
+       * pairs with it (docs/TASK_STACK.md). On a stack whose pop needs a full fence the head
        * read here is above every slot, so weft_detail_join_popped fences and decides. */
       __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), slot, __ATOMIC_RELAXED);
       __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -2,16 +2,7 @@
 // invariants in activity_clock.hpp).
 #include "core/activity_clock.hpp"
 
-#include <ctime>
-
 namespace weft::detail {
-
-std::uint64_t monotonic_ns() noexcept {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
-         static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 void ActivityClock::enable(std::size_t trace_capacity) {
   enabled_ = true;
@@ -64,7 +55,7 @@ void ActivityClock::record(const TraceEvent& e) noexcept {
     return;
   }
   trace_[n] = e;
-  trace_count_.store(n + 1, std::memory_order_release);  // A3: the event before the count
+  trace_count_.store(n + 1, std::memory_order_release);  // AC3: the event before the count
 }
 
 ActivityTimes ActivityClock::read() const noexcept {
@@ -85,7 +76,7 @@ ActivityTimes ActivityClock::read() const noexcept {
 }
 
 std::vector<TraceEvent> ActivityClock::trace() const {
-  const std::size_t n = trace_count_.load(std::memory_order_acquire);  // A3
+  const std::size_t n = trace_count_.load(std::memory_order_acquire);  // AC3
   return std::vector<TraceEvent>(trace_.get(), trace_.get() + n);
 }
 

@@ -17,10 +17,10 @@
 // call read(). The owner's update is a seqlock write: seq_ odd while the accumulators and
 // `since_` change, even again after; a reader retries until it saw the same even seq_ before
 // and after reading. Invariants:
-//   A1  sum over activities of acc_[a] + (now - since_) == now - start_, at every even seq_:
+//   AC1 sum over activities of acc_[a] + (now - since_) == now - start_, at every even seq_:
 //       each transition moves exactly the time since the last one into one accumulator.
-//   A2  acc_[a] only grows; since_ only grows.
-//   A3  trace_count_ events are fully written before trace_count_ is published (release),
+//   AC2 acc_[a] only grows; since_ only grows.
+//   AC3 trace_count_ events are fully written before trace_count_ is published (release),
 //       and an event below the count is never written again.
 // Memory orders: every field is a relaxed atomic (so readers race with nothing); the seqlock
 // fences order them: release fence after the odd store and release store of the even one
@@ -36,6 +36,7 @@
 #include <memory>
 #include <vector>
 
+#include "platform/monotonic_clock.hpp"
 #include "weft/profile.hpp"
 
 #ifndef WEFT_PROFILING
@@ -47,8 +48,8 @@ namespace weft::detail {
 enum class Activity : std::uint8_t { kTask = 0, kSteal = 1, kIdle = 2, kSwitch = 3 };
 inline constexpr int kActivities = 4;
 
-// Nanoseconds on the monotonic clock (vDSO clock_gettime: ~20 ns, no system call).
-std::uint64_t monotonic_ns() noexcept;
+// The profile reads the platform's monotonic clock (platform/monotonic_clock.hpp).
+using platform::monotonic_ns;
 
 // What read() returns: the accumulators with the open interval charged to its activity.
 struct ActivityTimes {
@@ -101,7 +102,7 @@ class ActivityClock {
     (void)chunks;
   }
 
-  // Any thread: a consistent reading (A1 holds for it).
+  // Any thread: a consistent reading (AC1 holds for it).
   ActivityTimes read() const noexcept;
 
   // Any thread: the trace so far (events below the published count).

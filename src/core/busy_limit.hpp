@@ -1,4 +1,4 @@
-// The busy limit (Config::busy_limit; docs/ARCHITECTURE.md, "Oversubscription"): how many
+// The busy limit (Config::busy_limit; docs/SLEEP.md, "Oversubscription"): how many
 // workers may be busy before an idle one stops looking for work, and how the workers it stops
 // tell that the busy ones leave a CPU unused, which lifts it for a while.
 #pragma once

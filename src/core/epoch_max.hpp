@@ -7,9 +7,9 @@
 // owner starts over from 0 the first time it sees the new epoch.
 //
 // Invariants:
-//   E1  Only the owner stores `packed_`; only the resetter advances the epoch.
-//   E2  get(e) never returns a value the owner stored under another epoch.
-// Memory order: everything relaxed. The value is a statistic; E2 holds for any interleaving
+//   EM1 Only the owner stores `packed_`; only the resetter advances the epoch.
+//   EM2 get(e) never returns a value the owner stored under another epoch.
+// Memory order: everything relaxed. The value is a statistic; EM2 holds for any interleaving
 // because tag and value travel in one word.
 #pragma once
 

@@ -8,17 +8,17 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/barrier_mode.hpp"
 #include "core/busy_limit.hpp"
-#include "core/frame_cost.hpp"
-#include "core/loop/dlist_queue.hpp"
-#include "core/loop/pcb_queue.hpp"
 #include "core/nested_runs.hpp"
 #include "core/pinning.hpp"
-#include "core/threads/overflow_report.hpp"
-#include "core/threads/thread_report.hpp"
+#include "loop/dlist_queue.hpp"
+#include "loop/pcb_queue.hpp"
+#include "model/frame_cost.hpp"
 #include "platform/fork_generation.hpp"
 #include "platform/native_thread.hpp"
+#include "tasks/barrier_mode.hpp"
+#include "threads/overflow_report.hpp"
+#include "threads/thread_report.hpp"
 
 namespace weft::detail {
 

@@ -12,15 +12,15 @@
 
 #include "core/activity_clock.hpp"
 #include "core/busy_limit.hpp"
-#include "core/loop/frame_store.hpp"
-#include "core/loop/loop_queue.hpp"
 #include "core/sleep.hpp"
-#include "core/threads/deadlock_watch.hpp"
-#include "core/threads/task_waits.hpp"
-#include "core/threads/thread_scheduler.hpp"
-#include "core/threads/timers.hpp"
-#include "core/threads/uthread.hpp"
 #include "core/worker.hpp"
+#include "loop/frame_store.hpp"
+#include "loop/loop_queue.hpp"
+#include "threads/deadlock_watch.hpp"
+#include "threads/task_waits.hpp"
+#include "threads/thread_scheduler.hpp"
+#include "threads/timers.hpp"
+#include "threads/uthread.hpp"
 #include "weft/config.hpp"
 #include "weft/runtime.hpp"
 
@@ -105,7 +105,7 @@ class Pool {
   // Sleeps until work may be there (Sleep::wait), unless a root job or shutdown is already
   // pending. While a run is active the caller may become the watchman and nap for `nap`;
   // otherwise it parks. Returns true if something woke it, false if the nap ran out (the
-  // watchman then has the deadlock watch look: D1 in deadlock_watch.hpp).
+  // watchman then has the deadlock watch look: DW1 in deadlock_watch.hpp).
   bool sleep(std::chrono::microseconds nap, bool& watching) noexcept;
   void stop_watching(bool& watching) noexcept { sleep_.stop_watching(watching); }
   void after_steal(bool& watching, bool left_work) noexcept {

@@ -4,9 +4,9 @@
 #include <iostream>
 #include <mutex>
 
-#include "core/barrier_mode.hpp"
 #include "core/pool.hpp"
-#include "core/threads/thread_report.hpp"
+#include "tasks/barrier_mode.hpp"
+#include "threads/thread_report.hpp"
 
 namespace weft {
 

@@ -1,6 +1,6 @@
 // The worker's scheduling loop, multi-task steals, and the join of a stolen task.
 //
-// Join and its bound (docs/ARCHITECTURE.md has the argument in full). A worker whose join
+// Join and its bound (docs/TASK_STACK.md has the argument in full). A worker whose join
 // finds its task stolen never sleeps: it polls the slot and meanwhile helps, first by
 // stealing from the worker that took its task (leapfrogging: that worker's stack holds the
 // task's descendants), then from random victims. Helping nests: a helped task may itself
@@ -19,11 +19,11 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "core/config_fields.hpp"
 #include "core/pool.hpp"
-#include "core/threads/thread_runner.hpp"
+#include "model/config_fields.hpp"
 #include "platform/cpu_clock.hpp"
 #include "platform/guard_fault.hpp"
+#include "threads/thread_runner.hpp"
 
 namespace weft::detail {
 
@@ -84,7 +84,7 @@ void Worker::start(const std::vector<int>& cpus) {
 }
 
 void Worker::main_loop() noexcept {
-  // Where a thread's stack overflow is reported: its own stack is spent by then (G1 in
+  // Where a thread's stack overflow is reported: its own stack is spent by then (GF1 in
   // platform/guard_fault.hpp).
   const platform::AlternateSignalStack signal_stack;
   tls_worker = this;
@@ -118,7 +118,7 @@ void Worker::main_loop() noexcept {
     // steal now would spread the work over more threads than CPUs, which the kernel then
     // time-slices, so sleep; whoever goes idle next steals instead. Not while the limit is
     // lifted: the busy workers left a CPU unused, so some of them are blocked in the kernel
-    // (busy_limit.hpp; docs/ARCHITECTURE.md, "Oversubscription").
+    // (busy_limit.hpp; docs/SLEEP.md, "Oversubscription").
     if (pool_.busy_limit_stops(!counted_idle_)) {
       set_idle(true);
       limit_sleeps.bump();
@@ -155,7 +155,7 @@ void Worker::idle(IdleBackoff& backoff) noexcept {
     case IdleStep::kYield:
       sched_yield();
       // A pool whose idle workers stay awake (Config::idle_awake_us) has no watchman for
-      // that long: they look for a deadlock themselves (D1 in deadlock_watch.hpp).
+      // that long: they look for a deadlock themselves (DW1 in deadlock_watch.hpp).
       if (++idle_yields_ % kYieldsPerLook == 0) pool_.deadlock_watch().look(pool_);
       break;
     case IdleStep::kSleep:
@@ -183,7 +183,7 @@ Outcome Worker::wait_for_stolen(Slot* s) noexcept {
     if (stack.request_flagged()) serve_requests();  // answer now, not at the thief's timeout
     if (held_mutexes > 0) {
       // A task helped here could lock a mutex we hold, on top of us (rayon #592): wait as a
-      // blocked task does (W3), on threads only.
+      // blocked task does (WL3), on threads only.
       if (wait_step_on_threads(rounds)) {
         rounds = 0;
         continue;
@@ -285,7 +285,7 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
     const ActivityTimes t = clock_.read();
     auto since_reset = [&](Activity a) {
       const int i = static_cast<int>(a);
-      return t.ns[i] - profile_base_.ns[i];  // A2: never below the base
+      return t.ns[i] - profile_base_.ns[i];  // AC2: never below the base
     };
     s.task_ns = since_reset(Activity::kTask);
     s.steal_ns = since_reset(Activity::kSteal);

@@ -10,14 +10,14 @@
 
 #include "core/activity_clock.hpp"
 #include "core/epoch_max.hpp"
-#include "core/idle_backoff.hpp"
-#include "core/loop/loop_worker.hpp"
-#include "core/steal_history.hpp"
-#include "core/steal_side.hpp"
+#include "loop/loop_worker.hpp"
+#include "model/idle_backoff.hpp"
+#include "model/steal_history.hpp"
 #include "platform/cpu.hpp"
 #include "platform/exception_state.hpp"
 #include "platform/fiber_context.hpp"
 #include "platform/native_thread.hpp"
+#include "tasks/steal_side.hpp"
 #include "weft/config.hpp"
 #include "weft/detail/worker_core.hpp"
 #include "weft/stats.hpp"
@@ -36,7 +36,7 @@ class Worker final : public WorkerCore {
   // In a child of fork(): the thread was not copied; forget it.
   void abandon_thread() noexcept { thread_.abandon(); }
 
-  // The join of a stolen task: see docs/ARCHITECTURE.md, "Join and its bound".
+  // The join of a stolen task: see docs/TASK_STACK.md, "Join and its bound".
   Outcome wait_for_stolen(Slot* s) noexcept;
 
   // Request mechanism: answers the steal request pending on this worker, if any (the time
@@ -49,13 +49,13 @@ class Worker final : public WorkerCore {
 
   Pool& home_pool() noexcept { return pool_; }
 
-  // ---- User-level threads (src/core/threads/thread_runner.cpp) ----
+  // ---- User-level threads (src/threads/thread_runner.cpp) ----
   // Runs `t` (taken from the scheduler, marked running) from this worker's own stack until
   // it parks, yields or ends, then whatever it handed on (a df child). Also called from a
-  // task waiting on a weft primitive (W3): threads run on their own stacks.
+  // task waiting on a weft primitive (WL3): threads run on their own stacks.
   void run_thread(UThread* t) noexcept;
   // What a thread that switched back to this worker's own stack asks it to do there, once
-  // it can no longer be running (W1).
+  // it can no longer be running (WL1).
   struct AfterSwitch {
     enum Kind : std::uint8_t { kPark, kParkOnSlot, kPreempt, kRunChild, kExit } kind = kPark;
     std::atomic<bool>* unlock = nullptr;  // kPark: the wait list's lock word to release
@@ -63,12 +63,12 @@ class Worker final : public WorkerCore {
     UThread* child = nullptr;             // kRunChild: runs next, here
   };
   AfterSwitch after_switch;
-  // A thread's yield, which switches straight to the next ready thread (R4): returns that
+  // A thread's yield, which switches straight to the next ready thread (TR4): returns that
   // thread with `t` taken off this worker and the new one put on (as run_thread does around
   // its switches), t left to finish_hand_over; or nullptr when no other thread is ready.
   UThread* hand_over_from(UThread& t) noexcept;
   // On a thread's stack right after it was switched to: makes ready the thread that yielded
-  // to it, if one did (R4).
+  // to it, if one did (TR4).
   void finish_hand_over() noexcept;
   // This worker's own stack as a context, switched back to by the threads it runs.
   platform::ExecutionContext home;
@@ -81,12 +81,12 @@ class Worker final : public WorkerCore {
   }
   // Steals from a blocked thread's task stack (its owner cannot run the tasks now).
   bool steal_parked() noexcept;
-  // For a task waiting on a weft primitive on this worker's own stack (W3): steals from a
+  // For a task waiting on a weft primitive on this worker's own stack (WL3): steals from a
   // blocked thread, else from a random victim, and makes the claim a new ready thread with a
   // worker-sized stack, so that a stolen task that blocks parks there, never under the
   // waiter.
   bool steal_for_waiter() noexcept;
-  // One step of a wait that must not run a task on this stack (W3, or a stolen-task join
+  // One step of a wait that must not run a task on this stack (WL3, or a stolen-task join
   // while this stack holds a weft::mutex): runs a ready thread, or, once `spins` says the
   // wait has gone on a while, steals into a new thread. True if it did either.
   bool wait_step_on_threads(unsigned spins) noexcept;
@@ -145,7 +145,7 @@ class Worker final : public WorkerCore {
   void run_claim(Claim claim, WorkerCore* owner) noexcept;
   void run_stolen_timed(Slot* s, WorkerCore* owner) noexcept;  // run_stolen, charged to kTask
   // Around a thread's turn on this worker: the thread's core, quota and exception record
-  // put on before the switch to it (R1), and taken off after it switched away.
+  // put on before the switch to it (TR1), and taken off after it switched away.
   void enter_thread(UThread& t, bool swap_exceptions = true) noexcept;
   void leave_thread(UThread& t) noexcept;
   // The thread's counters since they were last folded, added to ours (at the hub: a yield
@@ -182,7 +182,7 @@ class Worker final : public WorkerCore {
   unsigned idle_yields_ = 0;        // yields in the idle backoff, for the deadlock watch's looks
   LoopWorker loops_;
   std::atomic<WorkerCore*> running_core_{this};
-  UThread* handed_over_ = nullptr;  // a yielder this worker switched away from (R4)
+  UThread* handed_over_ = nullptr;  // a yielder this worker switched away from (TR4)
   platform::NativeThread thread_;
 };
 

@@ -2,7 +2,7 @@
 // thread of the process execute a full memory barrier before it returns, so the other side
 // of a Dekker pair may get away with a compiler barrier. Only the primitive lives here; which
 // protocol uses it, and when a seq_cst fence stands in for it, is core's decision
-// (src/core/barrier_mode.*).
+// (src/tasks/barrier_mode.*).
 #pragma once
 
 namespace weft::platform {

@@ -17,7 +17,7 @@ namespace weft::platform {
 
 namespace fc = boost::context::detail;
 
-// What one switch carries across the jump: who suspended (to store its handle, C2), who
+// What one switch carries across the jump: who suspended (to store its handle, FC2), who
 // is resumed (a fiber's first run needs it), the data, and whether `from` is finished.
 struct ExecutionContext::Handoff {
   ExecutionContext* from;
@@ -42,7 +42,7 @@ struct ContextSwitch {
   // Just after the jump, on the resumed side: `t` is what jump_fcontext delivered.
   static ExecutionContext::Handoff& arrive(fc::transfer_t t, ExecutionContext& self) noexcept {
     auto& h = *static_cast<ExecutionContext::Handoff*>(t.data);
-    h.from->fctx_ = t.fctx;  // C2
+    h.from->fctx_ = t.fctx;  // FC2
 #if WEFT_DETAIL_ASAN
     const void* from_bottom = nullptr;
     std::size_t from_bytes = 0;

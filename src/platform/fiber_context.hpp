@@ -5,13 +5,13 @@
 // A context is either running, on exactly one OS thread, or suspended, with its saved state
 // in `fctx_`. switch_to(from, to, data) suspends `from`, the running context, and resumes
 // `to`; it returns `data` from whoever later switches back to `from`, which may happen on
-// another OS thread. Invariants (the scheduler above keeps C1 and C3; this file keeps C2):
-//   C1 A suspended context is resumed by one switch at most per suspension.
-//   C2 `from.fctx_` is written on the far side of the jump, by the code that resumes (it
-//      receives the handle from jump_fcontext), before that code does anything else: the
-//      handle is valid from that store until `from` is resumed.
-//   C3 A thread that resumes a context another thread suspended is ordered after that
-//      store (the scheduler's lock, or its release/acquire hand-off, does it).
+// another OS thread. Invariants (the scheduler above keeps FC1 and FC3; this file keeps FC2):
+//   FC1 A suspended context is resumed by one switch at most per suspension.
+//   FC2 `from.fctx_` is written on the far side of the jump, by the code that resumes (it
+//       receives the handle from jump_fcontext), before that code does anything else: the
+//       handle is valid from that store until `from` is resumed.
+//   FC3 A thread that resumes a context another thread suspended is ordered after that
+//       store (the scheduler's lock, or its release/acquire hand-off, does it).
 // Code on a fiber may wake on another OS thread after any switch: what it derives from the
 // thread (a thread_local's address, pthread_self()) must be read again afterwards, through a
 // call the compiler cannot see into, since it takes those for constant within a function.
@@ -58,7 +58,7 @@ class ExecutionContext {
   struct Handoff;
   friend struct ContextSwitch;
 
-  void* fctx_ = nullptr;        // the saved state while suspended (C2)
+  void* fctx_ = nullptr;        // the saved state while suspended (FC2)
   FiberEntry entry_ = nullptr;  // a prepared fiber's, until it first runs
   // For ASan: the stack this context runs on, and its fake stack while suspended.
   const void* stack_bottom_ = nullptr;

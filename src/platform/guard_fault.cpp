@@ -1,4 +1,4 @@
-// The guard-page fault handler and the alternate signal stacks it runs on (G1-G3 in
+// The guard-page fault handler and the alternate signal stacks it runs on (GF1-GF3 in
 // guard_fault.hpp).
 #include "platform/guard_fault.hpp"
 
@@ -16,10 +16,10 @@ namespace weft::platform {
 
 namespace {
 
-// The lookup, stored before the handler is installed (G3).
+// The lookup, stored before the handler is installed (GF3).
 std::atomic<GuardFaultLookup> g_lookup{nullptr};
 std::atomic<bool> g_installed{false};
-// The handlers found at installation, for faults that are not ours (G2). Written once,
+// The handlers found at installation, for faults that are not ours (GF2). Written once,
 // before our handler is installed, and only read afterwards.
 struct sigaction g_previous_segv {};
 struct sigaction g_previous_bus {};
@@ -38,7 +38,7 @@ void pass_on(int signal, siginfo_t* info, void* context) noexcept {
     previous.sa_handler(signal);
     return;
   }
-  // G2: the default course. A fault re-executes and faults again under the old action; a
+  // GF2: the default course. A fault re-executes and faults again under the old action; a
   // signal somebody sent (si_code <= 0: kill, sigqueue, tgkill) would not, so send it again:
   // blocked while this handler runs, it is delivered as the handler returns.
   ::sigaction(signal, &previous, nullptr);
@@ -53,7 +53,7 @@ void on_fault(int signal, siginfo_t* info, void* context) noexcept {
     pass_on(signal, info, context);
     return;
   }
-  // G1: one write(2); the return value is moot, since we abort whatever it says.
+  // GF1: one write(2); the return value is moot, since we abort whatever it says.
   [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, message, n);
   std::abort();
 }
@@ -74,7 +74,7 @@ bool install_guard_fault_handler(GuardFaultLookup lookup) noexcept {
   if (WEFT_DETAIL_ASAN) return false;
   bool expected = false;
   if (!g_installed.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
-    return true;  // G3: the first lookup stays
+    return true;  // GF3: the first lookup stays
   }
   g_lookup.store(lookup, std::memory_order_release);
   ::sigaction(SIGSEGV, nullptr, &g_previous_segv);

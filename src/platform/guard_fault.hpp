@@ -5,14 +5,14 @@
 //
 // The platform layer knows nothing of what runs on a stack: the lookup is the caller's
 // (the core names the user-level thread and its stack size). Invariants:
-//   G1  The handler and the lookup are async-signal-safe: no locks, no allocation, no stdio;
+//   GF1 The handler and the lookup are async-signal-safe: no locks, no allocation, no stdio;
 //       the message goes out with one write(2). The lookup reads only what the faulting OS
 //       thread itself wrote (its thread-local state, the stack it runs on).
-//   G2  A fault the lookup does not claim goes to the handler that was there before: a
+//   GF2 A fault the lookup does not claim goes to the handler that was there before: a
 //       handler function is called; SIG_DFL or SIG_IGN is put back and the handler returns,
 //       so the faulting instruction runs again and the fault takes its default course (the
 //       kernel kills for a synchronous fault it cannot deliver, even under SIG_IGN).
-//   G3  The handler is installed once per process; later calls change nothing. The lookup
+//   GF3 The handler is installed once per process; later calls change nothing. The lookup
 //       is stored (release) before the handler is, and read with acquire.
 #pragma once
 
@@ -22,11 +22,11 @@ namespace weft::platform {
 
 // Writes what to say about a fault at `address` into `message` (at most `capacity` bytes,
 // a trailing newline included) and returns its length; 0 when the address is no guard page
-// it knows. Called in a signal handler (G1).
+// it knows. Called in a signal handler (GF1).
 using GuardFaultLookup = std::size_t (*)(const void* address, char* message,
                                          std::size_t capacity) noexcept;
 
-// Installs the handler (G3). Returns false where it is not installed: under AddressSanitizer,
+// Installs the handler (GF3). Returns false where it is not installed: under AddressSanitizer,
 // which owns SIGSEGV and reports a stack overflow itself.
 bool install_guard_fault_handler(GuardFaultLookup lookup) noexcept;
 

@@ -1,7 +1,7 @@
 // A task slot: the fixed-size cell of a worker's task stack that holds one spawned closure
 // and, after a thief ran it, its result or exception.
 //
-// Lifetime of a slot's storage (see docs/ARCHITECTURE.md, "Task stack"):
+// Lifetime of a slot's storage (see docs/TASK_STACK.md, "State"):
 //   push          owner constructs the closure in `storage` and writes `exec`
 //   inline join   owner pops the slot, moves the closure out onto its own frame (the slot
 //                 is free again: the closure's own spawns reuse it) and calls it

@@ -2,16 +2,16 @@
 // top (newest) and taken by thieves at the bottom (oldest), k slots at a time. This header
 // is the owner's side: the fields (all of them, since inline code reads the thieves' words
 // too) and the inline push and pop. The thief's side (claims, the steal port, requests) and
-// the owner's out-of-line settling with thieves are StealSide, in src/core/steal_side.hpp.
+// the owner's out-of-line settling with thieves are StealSide, in src/tasks/steal_side.hpp.
 // Two steal mechanisms share the stack, chosen per runtime (Config::mechanism):
 //
 // CONCURRENT. Cilk-5's THE protocol generalised from one task to k, with the owner's
 // store-load fence moved to the thief (an asymmetric barrier). The full essay, with the proof
-// sketch and the designs we rejected, is docs/ARCHITECTURE.md, "Task stack and steal
-// protocol".
+// sketch and the designs we rejected, is docs/TASK_STACK.md, "The concurrent mechanism"
+// and "Why TS2 holds".
 //
 // REQUEST. Thieves never touch H or T: they post a request and the owner splits its own
-// stack when it notices (src/core/steal_request.cpp has that protocol's invariants R1-R5).
+// stack when it notices (src/tasks/steal_side_requests.cpp has that protocol's invariants RQ1-RQ5).
 // The owner's path is the same code in both mechanisms; in request mode its barrier is
 // always compiler-only, and a pending request reaches it through the two checks it makes
 // anyway: the "full" check at spawn (limit_) and the "stolen?" check at join (head_).
@@ -27,16 +27,16 @@
 //   their owner has joined them.
 //
 // Invariants (concurrent mechanism).
-//   I1  H <= T + 1, and H never exceeds the T a claiming thief read after its barrier.
-//   I2  Every pushed task is taken exactly once: by the owner's pop (inline) or by exactly
+//   TS1 H <= T + 1, and H never exceeds the T a claiming thief read after its barrier.
+//   TS2 Every pushed task is taken exactly once: by the owner's pop (inline) or by exactly
 //       one thief's claim, never both.
-//   I3  A claim [h, h+k) happens entirely under port_, with h+k <= T as re-read after the
+//   TS3 A claim [h, h+k) happens entirely under port_, with h+k <= T as re-read after the
 //       thief's barrier; otherwise the thief restores H = h before releasing the port.
-//   I4  The owner pops only the top slot (LIFO). When it finds its top slot claimed, it
+//   TS4 The owner pops only the top slot (LIFO). When it finds its top slot claimed, it
 //       leaves T = H = t+1 so that slot t stays occupied until its result is collected,
 //       and only then lowers both to t, under port_.
 //
-// Why I2 holds (the Dekker pair). The owner pops slot t by storing T = t and then loading H;
+// Why TS2 holds (the Dekker pair). The owner pops slot t by storing T = t and then loading H;
 // a thief claims by storing H = h+k and then loading T. Each side has a store followed by a
 // load of the other's variable, so at least one of them must see the other's store:
 //   - the owner's side uses only a compiler barrier;
@@ -47,7 +47,7 @@
 //     port_, where it waits until the thief has decided).
 // Where membarrier is unavailable (old kernels, valgrind, ThreadSanitizer builds) or
 // Config::barrier asks for it, both sides use a seq_cst fence instead: the mode is decided
-// once per process (src/core/barrier_mode.*), and each concurrent-mechanism stack copies it
+// once per process (src/tasks/barrier_mode.*), and each concurrent-mechanism stack copies it
 // at init() into fence_on_pop_. The inline join never tests that flag. On a fenced stack
 // H lives in fenced_head_ and head_ holds never_pops(), above every slot, so the inline
 // pop's check always fails and the join settles out of line (Future::join_contended,
@@ -58,18 +58,18 @@
 // microseconds, a fence costs the owner a few nanoseconds a join, so a stack that thieves
 // claim from often is cheaper fenced and one claimed from rarely is cheaper with membarrier.
 // Such a stack starts unfenced and changes its mode at run time (BarrierSwitching in
-// src/core/barrier_mode.hpp says when):
-//   S1  fence_on_pop_ changes only under port_: to true by a thief (switch_to_fenced()),
+// src/tasks/barrier_mode.hpp says when):
+//   BS1 fence_on_pop_ changes only under port_: to true by a thief (switch_to_fenced()),
 //       to false by the owner (maybe_unfence()). So a claim, made entirely under the port,
 //       sees one mode throughout, and reads H from the word that mode names.
-//   S2  A thief that switches the stack to fenced moves H to fenced_head_ and stores
+//   BS2 A thief that switches the stack to fenced moves H to fenced_head_ and stores
 //       never_pops() into head_ before the membarrier of its own claim. An owner pop whose
 //       load of head_ follows that barrier sees never_pops() and settles out of line with a
 //       fence; one whose load precedes it has its store of T before it too, so this thief
 //       sees that T (the Dekker argument above, with H in either word). Every later claim is
 //       made after that barrier, so a fence on the thief's side then suffices: no owner pop
 //       after it goes without one.
-//   S3  The owner returns the stack to membarrier under the port, by storing the true H
+//   BS3 The owner returns the stack to membarrier under the port, by storing the true H
 //       into head_: its pops after that are inline, and every later thief takes the port
 //       after it, sees the mode unfenced, and uses membarrier.
 // The owner reads fence_on_pop_ outside the port only in its settling paths: a stale false
@@ -98,7 +98,7 @@ struct StealRequest;
 // index arithmetic at all. "Index" in the essay above means the slot's position.
 class TaskStack {
  public:
-  // The thief's side and the owner's out-of-line settling (src/core/steal_side.hpp).
+  // The thief's side and the owner's out-of-line settling (src/tasks/steal_side.hpp).
   friend class StealSide;
 
   TaskStack() = default;
@@ -138,7 +138,7 @@ class TaskStack {
   }
   // The concurrent mechanism without membarrier: the owner's pop needs a full fence.
   // relaxed: the owner's own writes, or a thief's switch, which a stale read sends to the
-  // port (S1-S3 above).
+  // port (BS1-BS3 above).
   bool fenced() const noexcept { return fence_on_pop_.load(std::memory_order_relaxed); }
   // A steal request may be pending (request mechanism; always false otherwise).
   bool request_flagged() const noexcept {
@@ -222,7 +222,7 @@ class TaskStack {
   // the port).
   void release_stolen(Slot* s) noexcept;
 
-  // Makes a stack that no thief can reach fenced for good, as a thief's switch would (S2):
+  // Makes a stack that no thief can reach fenced for good, as a thief's switch would (BS2):
   // how frame_cost.cpp times the pops of a fenced stack. Not for a stack in a pool.
   void fence_unshared() noexcept {
     if (!fenced()) switch_to_fenced();
@@ -264,10 +264,10 @@ class TaskStack {
   std::atomic<Slot*>& h() noexcept { return fenced() ? fenced_head_ : head_; }
   const std::atomic<Slot*>& h() const noexcept { return fenced() ? fenced_head_ : head_; }
 
-  // Owner, every BarrierSwitching::recheck_pops fenced pops: back to membarrier (S3) when no
+  // Owner, every BarrierSwitching::recheck_pops fenced pops: back to membarrier (BS3) when no
   // thief has come to the port for BarrierSwitching::unfence_after_ns.
   void maybe_unfence() noexcept;
-  // Thief, under the port, before its membarrier: the stack becomes fenced (S2).
+  // Thief, under the port, before its membarrier: the stack becomes fenced (BS2).
   void switch_to_fenced() noexcept;
 
   // Owner's line: written on every push and pop; thieves only read it.
@@ -275,7 +275,7 @@ class TaskStack {
   Slot* end_ = nullptr;
   Slot* slots_ = nullptr;
   Slot* owner_head_ = nullptr;  // request mechanism: the true H (owner-private)
-  // The concurrent mechanism without membarrier, for good or for now (S1-S3).
+  // The concurrent mechanism without membarrier, for good or for now (BS1-BS3).
   std::atomic<bool> fence_on_pop_{false};
   bool switching_ = false;  // may change its barrier (set at init)
   StealMechanism mechanism_ = StealMechanism::kConcurrent;

@@ -1,18 +1,18 @@
 // What weft/thread.hpp's inline code needs of the user-level thread machinery: a thread's
 // type-erased body, the wait list every blocking primitive parks its waiters on, and the
-// out-of-line entry points (src/core/threads/).
+// out-of-line entry points (src/threads/).
 //
 // The wait-list protocol. A WaitList is a FIFO of WaitNodes under a spin lock. A waiter
 // locks the list, decides to wait, links its node (which lives on its own stack) and calls
 // block(), which returns once a waker has signalled the node:
-//   W1  The waiter's list lock is released only after the waiter can be resumed: a
+//   WL1 The waiter's list lock is released only after the waiter can be resumed: a
 //       user-level thread releases it from its worker's own stack after switching away
-//       (src/core/threads/thread_runner.cpp), so a waker that finds the node cannot make
+//       (src/threads/thread_runner.cpp), so a waker that finds the node cannot make
 //       the thread ready while it still runs.
-//   W2  A waker unlinks the node under the list lock, fills in what the waiter is handed
+//   WL2 A waker unlinks the node under the list lock, fills in what the waiter is handed
 //       (`handed`), and then signals it with wake(): the last access to the node, since the
 //       waiter may return and pop its frame as soon as it is signalled.
-//   W3  A node's waiter is either a user-level thread (parked: wake() makes it ready) or a
+//   WL3 A node's waiter is either a user-level thread (parked: wake() makes it ready) or a
 //       task running on a worker's own stack, which cannot be parked: it waits by running
 //       ready user-level threads, each on its own stack, until `signaled` is set (release
 //       by the waker, acquire by the waiter). It never runs a task on its own stack
@@ -20,15 +20,15 @@
 //       steals becomes a new thread with a stack of its own.
 //
 // Timed waits (a node with a deadline): the notifier and the deadline race to wake it.
-//   T1  Only a node with `deadline_ns` != 0 is claimed: pop_front skips a timed node whose
+//   TW1 Only a node with `deadline_ns` != 0 is claimed: pop_front skips a timed node whose
 //       claim it loses, so a notify_one or a semaphore unit goes to the next waiter.
-//   T2  `claim` goes 0 -> 1 once (acq_rel CAS): by pop_front under the list lock, or by
-//       the deadline, i.e. the pool's Timers for a parked thread (src/core/threads/timers.hpp)
+//   TW2 `claim` goes 0 -> 1 once (acq_rel CAS): by pop_front under the list lock, or by
+//       the deadline, i.e. the pool's Timers for a parked thread (src/threads/timers.hpp)
 //       or the waiting task's own loop. The claimer alone wakes the node.
-//   T3  The deadline's claimer unlinks the node if it is still queued, under the list lock,
+//   TW3 The deadline's claimer unlinks the node if it is still queued, under the list lock,
 //       sets `timed_out`, and wakes it. The list is still alive then: its waiter was not
 //       notified (std's rule for destroying a condition variable).
-//   T4  A thread's timer entry may still be in Timers::expire's hands when the waiter
+//   TW4 A thread's timer entry may still be in Timers::expire's hands when the waiter
 //       resumes: the waiter then waits for `timer_done` (release by the timer, acquire by
 //       the waiter) before its node leaves the stack.
 #pragma once
@@ -45,7 +45,7 @@
 
 namespace weft::detail {
 
-struct UThread;  // a user-level thread's control block (src/core/threads/uthread.hpp)
+struct UThread;  // a user-level thread's control block (src/threads/uthread.hpp)
 struct WorkerCore;
 
 class ThreadBody {
@@ -75,7 +75,7 @@ enum class WaitKind : std::uint8_t {
 };
 
 struct WaitNode {
-  UThread* thread = nullptr;  // the waiting user-level thread; nullptr: a task (W3)
+  UThread* thread = nullptr;  // the waiting user-level thread; nullptr: a task (WL3)
   std::atomic<bool> signaled{false};
   WaitNode* next = nullptr;
   std::uintptr_t handed = 0;  // what the waker handed over (a semaphore's units, a lock)
@@ -84,7 +84,7 @@ struct WaitNode {
   const void* waits_on = nullptr;
   WaitKind kind = WaitKind::kMutex;
   const std::atomic<const void*>* holder = nullptr;
-  // Timed waits (T1-T4): the deadline on the steady clock (0: none), the list the node is
+  // Timed waits (TW1-TW4): the deadline on the steady clock (0: none), the list the node is
   // queued on, and the claim.
   std::int64_t deadline_ns = 0;
   class WaitList* list = nullptr;
@@ -100,16 +100,16 @@ class WaitList {
   // Under the lock.
   bool empty() const noexcept { return head_ == nullptr; }
   void push_back(WaitNode& node) noexcept;
-  // The oldest node this caller may wake (T1), unlinked; nullptr if none.
+  // The oldest node this caller may wake (TW1), unlinked; nullptr if none.
   WaitNode* pop_front() noexcept;
   // Unlinks `node` if it is queued.
   void remove(WaitNode& node) noexcept;
   // Under the lock, with `node` linked: releases the lock once the caller can be resumed
-  // (W1) and returns when the node was signalled (true) or, for a node with a deadline,
+  // (WL1) and returns when the node was signalled (true) or, for a node with a deadline,
   // when the deadline passed first (false; the node is unlinked then).
   bool block(WaitNode& node) noexcept;
-  // Not under the lock: `node`'s deadline passed. True if the deadline won the node (T2);
-  // it is then unlinked and marked timed out (T3), and the caller wakes it if it is parked.
+  // Not under the lock: `node`'s deadline passed. True if the deadline won the node (TW2);
+  // it is then unlinked and marked timed out (TW3), and the caller wakes it if it is parked.
   bool claim_at_deadline(WaitNode& node) noexcept;
 
  private:
@@ -118,7 +118,7 @@ class WaitList {
   WaitNode* tail_ = nullptr;
 };
 
-// Signals a node unlinked under its list's lock (W2).
+// Signals a node unlinked under its list's lock (WL2).
 void wake(WaitNode* node) noexcept;
 
 // The caller's identity for ownership checks (a user-level thread, or the worker whose own

@@ -12,7 +12,7 @@
 namespace weft::detail {
 
 class Worker;    // src/core/worker.hpp
-struct UThread;  // src/core/threads/uthread.hpp
+struct UThread;  // src/threads/uthread.hpp
 
 // A counter written by one thread and read by any: no atomic read-modify-write, since
 // there is one writer; readers' relaxed loads see the old value or the new one. Nobody else
