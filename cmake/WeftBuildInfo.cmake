@@ -1,4 +1,4 @@
-# Run at every build (cmake -P) by bench/stats's weft_build_info target: writes OUTPUT, a
+# Run at every build (cmake -P) by tools/bench/stats's weft_build_info target: writes OUTPUT, a
 # header naming the commit the build was made from ("<hash>" or "<hash>-dirty" when tracked
 # files differ from it; "unknown" outside a git checkout), the compiler and the flags, so
 # that every benchmark document says what it measured. The file is rewritten only when its

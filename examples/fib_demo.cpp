@@ -36,12 +36,12 @@
 #include <vector>
 #include <weft/weft.hpp>
 
-#include "common/fib_reference.hpp"
-#include "stats/host_steadiness.hpp"
-#include "stats/paired.hpp"
-#include "stats/randomized_blocks.hpp"
-#include "stats/sitting_info.hpp"
-#include "stats/sitting_report.hpp"
+#include "tools/bench/stats/host_steadiness.hpp"
+#include "tools/bench/stats/paired.hpp"
+#include "tools/bench/stats/randomized_blocks.hpp"
+#include "tools/bench/stats/sitting_info.hpp"
+#include "tools/bench/stats/sitting_report.hpp"
+#include "workloads/common/fib_reference.hpp"
 
 namespace {
 

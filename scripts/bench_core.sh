@@ -4,7 +4,7 @@
 #   2. fib(39) on 1 and 2 workers, policies one and half (speedup);
 #   3. fib(40) with fixed:2 and fixed:20 on 1 and 2 workers (completes, verified);
 #   4. instructions per operation with valgrind --tool=callgrind (deterministic):
-#      build/bench/instructions/weft-instructions, per spawn+join of each fork-join form and
+#      build/tools/bench/instructions/weft-instructions, per spawn+join of each fork-join form and
 #      of the C interface, per loop chunk and per thread yield (its source says how it counts).
 # Every run is verified against fib(n) computed by iteration (weft-fib-demo). JSON goes to
 # build/bench-core/*.json. Usage: scripts/bench_core.sh [--repeat R]
@@ -32,7 +32,7 @@ if command -v valgrind >/dev/null 2>&1; then
   # weft-instructions runs each form under callgrind at two sizes and divides the difference,
   # so start-up cancels; spawn+join under the request mechanism, and once under the concurrent
   # one, which counts the same where valgrind passes membarrier through (it says whether).
-  instructions=build/bench/instructions/weft-instructions
+  instructions=build/tools/bench/instructions/weft-instructions
   [[ -x "$instructions" ]] || { echo "bench_core.sh: $instructions is not built" >&2; exit 1; }
   echo "== callgrind: instructions per operation, 1 worker"
   "$instructions" --json "$out/instructions.json"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # weft-uts-dist at 2 ranks against weft at 2 workers and the sequential traversal, in
 # randomized blocks (docs/DISTRIBUTED.md, docs/MEASURING.md): each repetition runs, in an
-# order shuffled from --seed for that repetition (bench/stats' block_order, replayed by
+# order shuffled from --seed for that repetition (tools/bench/stats' block_order, replayed by
 # scripts/dist_table.py --order), weft-bench's seq and weft (concurrent and request, one and
 # half; weft-bench shuffles those itself from the same seed) and weft-uts-dist under one and
 # under half. Every run is checked by its program. Then scripts/dist_table.py writes
@@ -67,12 +67,12 @@ if [[ -z "$out" ]]; then
   [[ "$sweep" -eq 0 ]] || out+="-sweep"
   [[ ! -e "$out" ]] || { echo "bench_dist.sh: $out exists; name another with --out" >&2; exit 2; }
 fi
-bench=build/bench/cli/weft-bench
-dist=build/dist/weft-uts-dist
+bench=build/tools/bench/cli/weft-bench
+dist=build/tools/dist/weft-uts-dist
 [[ -x "$bench" && -x "$dist" ]] || { echo "bench_dist.sh: build first (scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out/raw"
 echo "$seed" >"$out/raw/seed"
-# order STREAM COUNT: one repetition's order of COUNT variants (bench/stats' block_order).
+# order STREAM COUNT: one repetition's order of COUNT variants (tools/bench/stats' block_order).
 order() { python3 scripts/dist_table.py --order "$seed" "$1" "$2"; }
 
 IFS=',' read -r -a list <<< "$trees"

@@ -56,7 +56,7 @@ echo "==> building weft-lace-fib against $lace_dir in $build"
 cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF \
   -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_LACE_DIR="$lace_dir" >/dev/null
 cmake --build "$build" --target weft-lace-fib >/dev/null
-bin="$build/bench/lace/weft-lace-fib"
+bin="$build/tools/bench/lace/weft-lace-fib"
 
 # This run's figures only: an older table's JSON must not be judged.
 rm -f "$build/fib37-w1.json" "$build/fib39-w2.json"
@@ -80,7 +80,7 @@ if command -v valgrind >/dev/null 2>&1; then
     -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_LACE_DIR="$lace_dir" \
     -DWEFT_LACE_NO_AVX512=ON >/dev/null
   cmake --build "$build/callgrind" --target weft-lace-fib >/dev/null
-  bin="$build/callgrind/bench/lace/weft-lace-fib"
+  bin="$build/callgrind/tools/bench/lace/weft-lace-fib"
   echo "== callgrind: instructions per spawn+join, 1 worker (fib(30) minus fib(25)), WEFT_MECHANISM=request"
   # Only the instructions inside each run's outermost call are counted: the runtimes'
   # idle threads spin for a varying count meanwhile.

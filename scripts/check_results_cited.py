@@ -3,7 +3,7 @@
 
 results/ holds one folder per sitting (one measurement session), named YYYY-MM-DD-what, each
 with a manifest.json (results/README.md). This script reads, outside results/: README.md and
-every other Markdown file, and every text file under scripts/, tests/, sim/ and bench/. In
+every other Markdown file, and every text file under scripts/, tests/, tools/ and workloads/. In
 them, a citation is a path that runs through a `results/` folder:
   - results/... is read from the repository's root, and so is ${CMAKE_SOURCE_DIR}/results/...,
     ${PROJECT_SOURCE_DIR}/results/... and $ROOT/results/...; a path with another folder
@@ -38,7 +38,7 @@ import sys
 REQUIRED = ("sitting", "date", "commit", "command", "host", "steadiness", "files")
 SITTING_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-[A-Za-z0-9][A-Za-z0-9._+-]*$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-CODE_DIRS = ("scripts", "tests", "sim", "bench")
+CODE_DIRS = ("scripts", "tests", "tools", "workloads")
 # Folders never read: version control, build trees, caches, dependencies.
 SKIP_DIRS = {"__pycache__", "node_modules", "target", "_deps"}
 # A path through a results/ folder: the part before it, then the part after it.

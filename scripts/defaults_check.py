@@ -33,7 +33,7 @@ Criteria (fixed before the script runs; applied by judge() below, never by hand)
   compare pairs weft's series only where they differ in one setting, and the defaults and
   the best may differ in two or three, so the defaults/best interval is computed here from
   the confirming run's raw times ("times_s") by the rule of
-  scripts/verdict_table.py's summary() (the same rule as bench/stats/paired.hpp).
+  scripts/verdict_table.py's summary() (the same rule as tools/bench/stats/paired.hpp).
 
 The confirming run uses `--until-decided --budget S` with S = --confirm-budget (default 120
 seconds; 0 runs a fixed --repeat --confirm-repeat instead): its first look comes after
@@ -49,7 +49,7 @@ each outcome. Progress goes to stderr; the table to stdout; --json FILE writes e
 the confirming runs' seeds and host steadiness, the criteria and the commands.
 
 Options (lists are comma-separated, as weft-bench takes them):
-  --bench PATH          weft-bench (default: build/bench/cli/weft-bench beside this script)
+  --bench PATH          weft-bench (default: build/tools/bench/cli/weft-bench beside this script)
   --workloads LIST      default: weft-bench compare's own default list
   --workers N           one worker count (default 2)
   --mechanism LIST      default concurrent,request
@@ -94,7 +94,7 @@ class BenchError(Exception):
 def parse_args(argv, doc=__doc__, extra=None):
     """The options (--help prints `doc`); `extra` adds options with their defaults."""
     opts = {
-        "bench": os.path.join(ROOT, "build", "bench", "cli", "weft-bench"),
+        "bench": os.path.join(ROOT, "build", "tools", "bench", "cli", "weft-bench"),
         "workloads": None,
         "workers": "2",
         "mechanism": "concurrent,request",

@@ -23,7 +23,7 @@ over the repetitions), and its T_seq over twice that dist time. Per tree with a 
     FAIL       its upper end is below the target
     UNDECIDED  otherwise, or fewer than 5 repetitions
 A tree without a target (not T1L or T3L) has its intervals printed and no criterion. The
-verdict of dist/weft against parity (ahead, level, behind, undecided) is printed beside it.
+verdict of tools/dist/weft against parity (ahead, level, behind, undecided) is printed beside it.
 """
 import json
 import os
@@ -52,7 +52,7 @@ MASK64 = (1 << 64) - 1
 
 
 def derive_seed(seed, stream):
-    """bench/stats/randomized_blocks.hpp's derive_seed (SplitMix64's finaliser)."""
+    """tools/bench/stats/randomized_blocks.hpp's derive_seed (SplitMix64's finaliser)."""
     z = (seed + 0x9E3779B97F4A7C15 * (stream + 1)) & MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
@@ -82,7 +82,7 @@ def mt19937_64(seed):
 
 
 def block_order(count, seed, repetition):
-    """bench/stats/randomized_blocks.hpp's block_order: the same permutation for the same
+    """tools/bench/stats/randomized_blocks.hpp's block_order: the same permutation for the same
     (count, seed, repetition), so that a sitting's order can be replayed from its seed."""
     order = list(range(count))
     rng = mt19937_64(derive_seed(seed, repetition))

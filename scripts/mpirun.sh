@@ -3,7 +3,7 @@
 # cores allowed: the one place that holds Open MPI's incantation for tests, scripts and docs.
 #
 # Usage: scripts/mpirun.sh NP PROGRAM [ARGS...]
-#   e.g. scripts/mpirun.sh 4 build/dist/weft-uts-dist --tree T3 --steal half --chunk 32
+#   e.g. scripts/mpirun.sh 4 build/tools/dist/weft-uts-dist --tree T3 --steal half --chunk 32
 # Shared-memory transport between ranks (vader); where the kernel refuses its cross-memory
 # attach (a container's ptrace rules), copies through a buffer instead.
 set -euo pipefail

@@ -56,7 +56,7 @@ if [[ -z "$out" ]]; then
   out="results/$(date +%F)-sim-sweep"
   [[ ! -e "$out" ]] || { echo "sim_sweep.sh: $out exists; name another with --out" >&2; exit 2; }
 fi
-sim=build/sim/weft-sim
+sim=build/tools/sim/weft-sim
 [[ -x "$sim" ]] || { echo "sim_sweep.sh: build first (scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out"
 if [[ -z "$costs" ]]; then

@@ -4,7 +4,7 @@
 usage: scripts/sitting_manifest.py results/YYYY-MM-DD-what [--note TEXT]
 
 Every JSON file in the folder that records its sitting (the "commit", "command_line", "date"
-and "host" members that weft-bench and the other programs built on bench/stats write, see
+and "host" members that weft-bench and the other programs built on tools/bench/stats write, see
 docs/MEASURING.md) gives the manifest its commit, its command(s), its host (CPU model and
 kernel) and its steadiness (each document's calibration CV, steal share and whether the host
 was unsteady); "files" lists every file of the folder. Where the documents disagree on the

@@ -57,8 +57,8 @@ if [[ -z "$out" ]]; then
 fi
 [[ "$barrier" =~ ^(auto|membarrier|fence)$ ]] ||
   { echo "validate_sim.sh: --barrier '$barrier': expected auto, membarrier or fence" >&2; exit 2; }
-sim=build/sim/weft-sim
-bench=build/bench/cli/weft-bench
+sim=build/tools/sim/weft-sim
+bench=build/tools/bench/cli/weft-bench
 [[ -x "$sim" && -x "$bench" ]] || { echo "validate_sim.sh: build first (scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out"
 

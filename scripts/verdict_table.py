@@ -60,7 +60,7 @@ def load(path):
     return doc
 
 
-# The rule of bench/stats/paired.hpp, for documents written before compare gave intervals.
+# The rule of tools/bench/stats/paired.hpp, for documents written before compare gave intervals.
 LEVEL_LOW, LEVEL_HIGH, MIN_PAIRS, RESAMPLES = 0.97, 1.03, 5, 10000
 
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "tools/bench/cli/args.hpp"
 
 namespace bench_test {
 

@@ -1,4 +1,4 @@
-// weft-bench's library (bench/cli): the argument parser's accepted and rejected command
+// weft-bench's library (tools/bench/cli): the argument parser's accepted and rejected command
 // lines, the UTS cutoff traversal's exact counts, and a small sweep end to end with its
 // table and JSON.
 #include <gtest/gtest.h>
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "bench_args_support.hpp"
-#include "cli/args.hpp"
-#include "cli/report.hpp"
-#include "cli/sweep.hpp"
-#include "cli/trace_json.hpp"
-#include "uts/uts_seq.hpp"
-#include "uts/uts_weft.hpp"
+#include "tools/bench/cli/args.hpp"
+#include "tools/bench/cli/report.hpp"
+#include "tools/bench/cli/sweep.hpp"
+#include "tools/bench/cli/trace_json.hpp"
+#include "workloads/uts/uts_seq.hpp"
+#include "workloads/uts/uts_weft.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// weft-bench's output files (bench/cli/output_file.*): which paths name the same file, and a
+// weft-bench's output files (tools/bench/cli/output_file.*): which paths name the same file, and a
 // file replaced whole through a temporary file that never outlives the write.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/output_file.hpp"
 #include "process_support.hpp"
 #include "temp_dir_support.hpp"
+#include "workloads/common/output_file.hpp"
 
 namespace {
 

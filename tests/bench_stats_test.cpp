@@ -1,4 +1,4 @@
-// bench/stats: the paired bootstrap, the verdict rule, the randomized order, the looks of
+// tools/bench/stats: the paired bootstrap, the verdict rule, the randomized order, the looks of
 // --until-decided and the host's steadiness. The interval endpoints are pinned to the exact
 // bootstrap distribution of the median, computed with SciPy by tests/bench_stats/exact_bootstrap.py
 // without any resampling; the Monte Carlo bootstrap must land on them.
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "stats/host_steadiness.hpp"
-#include "stats/paired.hpp"
-#include "stats/randomized_blocks.hpp"
-#include "stats/sequential_looks.hpp"
-#include "stats/sitting_info.hpp"
+#include "tools/bench/stats/host_steadiness.hpp"
+#include "tools/bench/stats/paired.hpp"
+#include "tools/bench/stats/randomized_blocks.hpp"
+#include "tools/bench/stats/sequential_looks.hpp"
+#include "tools/bench/stats/sitting_info.hpp"
 
 namespace {
 

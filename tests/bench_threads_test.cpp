@@ -1,5 +1,5 @@
-// `weft-bench threads` (bench/threads, bench/cli/threads_report.cpp): the parser's accepted
-// and rejected command lines, a tiny run of each benchmark with its figures checked, the
+// `weft-bench threads` (tools/bench/threads, tools/bench/cli/threads_report.cpp): the parser's
+// accepted and rejected command lines, a tiny run of each benchmark with its figures checked, the
 // randomized blocks and paired intervals, and the checks themselves catching a wrong answer.
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "bench_args_support.hpp"
-#include "cli/args.hpp"
-#include "cli/threads_report.hpp"
-#include "stats/paired.hpp"
-#include "stats/sitting_report.hpp"
-#include "threads/matmul_threads.hpp"
-#include "threads/thread_tree.hpp"
-#include "threads/threads_bench.hpp"
+#include "tools/bench/cli/args.hpp"
+#include "tools/bench/cli/threads_report.hpp"
+#include "tools/bench/stats/paired.hpp"
+#include "tools/bench/stats/sitting_report.hpp"
+#include "tools/bench/threads/matmul_threads.hpp"
+#include "tools/bench/threads/thread_tree.hpp"
+#include "tools/bench/threads/threads_bench.hpp"
 #include "weft/detail/sanitizers.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
 // weft-bench compare: its arguments, the peer protocol's parsing, and a small comparison run
 // end to end against the peer programs this build made (none in sanitizer builds, where
 // every peer must then be reported as skipped, never dropped).
-#include "cli/compare.hpp"
+#include "tools/bench/cli/compare.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -19,13 +19,13 @@
 #include <weft/schedule.hpp>
 
 #include "bench_args_support.hpp"
-#include "cli/args.hpp"
-#include "cli/compare_pairs.hpp"
-#include "cli/compare_report.hpp"
-#include "cli/peer_process.hpp"
-#include "peers/peer_cli.hpp"
-#include "workloads/par.hpp"
-#include "workloads/suite.hpp"
+#include "tools/bench/cli/args.hpp"
+#include "tools/bench/cli/compare_pairs.hpp"
+#include "tools/bench/cli/compare_report.hpp"
+#include "tools/bench/cli/peer_process.hpp"
+#include "tools/peers/peer_cli.hpp"
+#include "workloads/kernels/par.hpp"
+#include "workloads/kernels/suite.hpp"
 
 namespace {
 

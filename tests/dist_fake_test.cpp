@@ -1,4 +1,4 @@
-// The distributed tree search on the in-process network (dist/): exact counts on every rank
+// The distributed tree search on the in-process network (tools/dist/): exact counts on every rank
 // count, policy, chunk size, poll interval and seeded delay; work reaching the ranks that
 // start with none; the termination token's rules; bad options.
 #include <gtest/gtest.h>
@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "dist/fake_run.hpp"
-#include "dist/termination.hpp"
-#include "dist/uts_search.hpp"
 #include "test_support.hpp"
-#include "uts/uts_seq.hpp"
+#include "tools/dist/fake_run.hpp"
+#include "tools/dist/termination.hpp"
+#include "tools/dist/uts_search.hpp"
+#include "workloads/uts/uts_seq.hpp"
 
 namespace {
 

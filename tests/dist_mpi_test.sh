@@ -17,7 +17,7 @@
 #              and its bad input
 #   judge      scripts/dist_table.py (no MPI): bench_dist.sh's criteria on hand-made runs, a
 #              target met by the whole interval PASS, missed by all of it FAIL, straddled or
-#              under 5 repetitions UNDECIDED, and its repetitions' order as bench/stats' own
+#              under 5 repetitions UNDECIDED, and its repetitions' order as tools/bench/stats' own
 # Usage: tests/dist_mpi_test.sh MODE MPIRUN_SH PYTHON WEFT_UTS_DIST WEFT_NQUEENS_DIST SKEWED
 set -euo pipefail
 mode="$1" mpirun="$2" python="$3" prog="$4" nqueens="$5" skewed="$6"
@@ -147,7 +147,7 @@ PY
     # scripts/dist_table.py's criteria on hand-made raw runs (no MPI, no timing), and the
     # repetitions' order that scripts/bench_dist.sh takes from it.
     table="$(cd "$(dirname "$0")/.." && pwd)/scripts/dist_table.py"
-    # bench/stats' block_order for these (seed, repetition, count), as the C++ computes them.
+    # tools/bench/stats' block_order for these (seed, repetition, count), as the C++ computes them.
     [[ "$("$python" "$table" --order 42 0 8)" == "3 0 4 2 7 5 6 1" ]] || fail "order 42 0 8"
     [[ "$("$python" "$table" --order 42 1 8)" == "4 1 2 6 0 3 7 5" ]] || fail "order 42 1 8"
     [[ "$("$python" "$table" --order 18446744073709551615 7 5)" == "3 1 4 0 2" ]] ||

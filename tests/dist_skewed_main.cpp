@@ -9,9 +9,9 @@
 #include <functional>
 #include <string>
 
-#include "dist/mpi_search.hpp"
 #include "dist_skewed_tree.hpp"
-#include "uts/presets.hpp"
+#include "tools/dist/mpi_search.hpp"
+#include "workloads/uts/presets.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

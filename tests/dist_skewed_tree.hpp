@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "dist/tree_search.hpp"
-#include "uts/tree.hpp"
+#include "tools/dist/tree_search.hpp"
+#include "workloads/uts/tree.hpp"
 
 namespace weft_test {
 

@@ -11,14 +11,14 @@
 #include <numeric>
 #include <string>
 
-#include "dist/fake_run.hpp"
-#include "dist/node_stack.hpp"
-#include "dist/nqueens_tree.hpp"
-#include "dist/profile_report.hpp"
-#include "dist/uts_search.hpp"
 #include "dist_skewed_tree.hpp"
 #include "test_support.hpp"
-#include "uts/uts_seq.hpp"
+#include "tools/dist/fake_run.hpp"
+#include "tools/dist/node_stack.hpp"
+#include "tools/dist/nqueens_tree.hpp"
+#include "tools/dist/profile_report.hpp"
+#include "tools/dist/uts_search.hpp"
+#include "workloads/uts/uts_seq.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 # scripts/check_includes.py on small trees built here (--root), one planted violation at a
 # time, each of which must fail naming the file and line:
 #   - the public API (include/) including a private header;
-#   - a tool outside src/ (sim/) including a private header that is not weft::internal's;
+#   - a tool outside src/ (tools/sim/) including a private header that is not weft::internal's;
 #   - a lower layer (src/tasks/) including a higher one's header (src/core/);
 # while the good tree passes: a tool including src/model/ and src/platform/ headers, core
 # including tasks, loop and core including each other, a test including any private header.
@@ -16,12 +16,12 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "include_check_test: $*" >&2; exit 1; }
 
 good="$work/good"
-mkdir -p "$good"/{include/weft,src/platform,src/model,src/tasks,src/core,src/loop,sim,tests}
+mkdir -p "$good"/{include/weft,src/platform,src/model,src/tasks,src/core,src/loop,tools/sim/engine,tests}
 touch "$good/src/platform/futex.hpp" "$good/src/model/steal_amount.hpp" \
   "$good/src/tasks/steal_side.hpp" "$good/src/core/pool.hpp" "$good/src/loop/loop_queue.hpp"
 echo '#include <vector>' >"$good/include/weft/api.hpp"
 printf '#include "model/steal_amount.hpp"\n#include "platform/futex.hpp"\n#include "weft/api.hpp"\n' \
-  >"$good/sim/engine.cpp"
+  >"$good/tools/sim/engine/engine.cpp"
 printf '#include "tasks/steal_side.hpp"\n#include "loop/loop_queue.hpp"\n' >"$good/src/core/pool.cpp"
 echo '#include "core/pool.hpp"' >"$good/src/loop/loop_queue.cpp"
 echo '#include "core/pool.hpp"' >"$good/tests/pool_test.cpp"
@@ -43,8 +43,8 @@ plant() {
     fail "'$line' in $file: message '$(cat "$work/err")' lacks '$expected'"
 }
 plant include/weft/api.hpp '#include "core/pool.hpp"' "the public API may not include src/"
-plant sim/engine.cpp '#include "tasks/steal_side.hpp"' "only weft::internal's headers"
-plant sim/engine.cpp '#include "../src/core/pool.hpp"' "only weft::internal's headers"
+plant tools/sim/engine/engine.cpp '#include "tasks/steal_side.hpp"' "only weft::internal's headers"
+plant tools/sim/engine/engine.cpp '#include "../src/core/pool.hpp"' "only weft::internal's headers"
 plant src/tasks/steal_side.hpp '#include "core/pool.hpp"' "layer tasks may not include"
 plant src/model/steal_amount.hpp '#include "tasks/steal_side.hpp"' "layer model may not include"
 

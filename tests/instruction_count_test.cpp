@@ -1,4 +1,4 @@
-// weft-instructions' per-operation instruction counts (bench/instructions), pinned: each
+// weft-instructions' per-operation instruction counts (tools/bench/instructions), pinned: each
 // figure of its JSON must lie within 2 instructions of the value below, so a change that adds
 // a few instructions to a spawn, a join, a loop chunk or a yield fails here, and so does one
 // that takes a few away (update the pins then: it is good news). callgrind's counts are
@@ -8,7 +8,7 @@
 // Measured with GCC 12.2.0 (Debian 12), CMAKE_BUILD_TYPE=Release, valgrind 3.19.0, x86-64.
 // Another compiler or version generates other code: the test skips itself there, saying so.
 // To update: build weft-instructions in a Release build, run
-//   build/bench/instructions/weft-instructions
+//   build/tools/bench/instructions/weft-instructions
 // and copy its instr/op and over serial columns into kPinned (and the compiler below).
 #include <gtest/gtest.h>
 #include <sys/stat.h>

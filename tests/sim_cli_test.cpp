@@ -1,11 +1,12 @@
-// weft-sim's command line (sim/cli_args.hpp): the UTS workload as a preset, as the reference's
-// tree flags, or as a preset with flags over it, and when a published size checks the run.
+// weft-sim's command line (tools/sim/cli/cli_args.hpp): the UTS workload as a preset, as the
+// reference's tree flags, or as a preset with flags over it, and when a published size checks the
+// run.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "sim/cli_args.hpp"
+#include "tools/sim/cli/cli_args.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-// The simulator's costs file (sim/costs.hpp): a whole file read to the picosecond, each
-// defect refused with a message naming its field, and --scale-cost.
+// The simulator's costs file (tools/sim/engine/costs.hpp): a whole file read to the picosecond,
+// each defect refused with a message naming its field, and --scale-cost.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/costs.hpp"
+#include "tools/sim/engine/costs.hpp"
 
 namespace {
 

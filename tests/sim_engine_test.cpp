@@ -1,6 +1,6 @@
-// The simulator's engine (sim/engine.hpp): hand-computed runs on 1 and 2 workers, every task
-// run once, the shares adding up to P x T_P exactly, reproducibility, weft's own counts on
-// 1 worker, and the errors a bad program or configuration gets.
+// The simulator's engine (tools/sim/engine/engine.hpp): hand-computed runs on 1 and 2 workers,
+// every task run once, the shares adding up to P x T_P exactly, reproducibility, weft's own counts
+// on 1 worker, and the errors a bad program or configuration gets.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -8,13 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include "sim/costs.hpp"
-#include "sim/engine.hpp"
-#include "sim/fib_program.hpp"
-#include "sim/uts_program.hpp"
-#include "uts/uts_seq.hpp"
-#include "uts/uts_weft.hpp"
+#include "tools/sim/engine/costs.hpp"
+#include "tools/sim/engine/engine.hpp"
+#include "tools/sim/engine/fib_program.hpp"
+#include "tools/sim/engine/uts_program.hpp"
 #include "weft/weft.hpp"
+#include "workloads/uts/uts_seq.hpp"
+#include "workloads/uts/uts_weft.hpp"
 
 namespace {
 

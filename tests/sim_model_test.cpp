@@ -1,4 +1,4 @@
-// weft-sim's theoretical models (sim/model_*.hpp) against what their theorems predict:
+// weft-sim's theoretical models (tools/sim/model_*.hpp) against what their theorems predict:
 // Mitzenmacher's equations (integrated, their fixed point, and the simulated s_i at
 // n = 1024 within 0.01 of it), the bag bound W/m + 3.65 log2 W, the latency bound, the
 // generator model's bounded load, reproducibility, and the inputs refused. Each check has a
@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/model_args.hpp"
-#include "sim/model_bag.hpp"
-#include "sim/model_generator.hpp"
-#include "sim/model_latency.hpp"
-#include "sim/model_mitzenmacher.hpp"
 #include "test_support.hpp"
+#include "tools/sim/cli/model_args.hpp"
+#include "tools/sim/models/model_bag.hpp"
+#include "tools/sim/models/model_generator.hpp"
+#include "tools/sim/models/model_latency.hpp"
+#include "tools/sim/models/model_mitzenmacher.hpp"
 
 namespace {
 

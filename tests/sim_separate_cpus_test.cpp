@@ -1,5 +1,5 @@
-// SeparateCpus (sim/separate_cpus.hpp): while one lives, its thread runs on one CPU and a
-// helper it places on another; afterwards the thread has its CPUs back. calibrate's claim and
+// SeparateCpus (tools/sim/calibrate/separate_cpus.hpp): while one lives, its thread runs on one CPU
+// and a helper it places on another; afterwards the thread has its CPUs back. calibrate's claim and
 // round-trip costs depend on it (on one CPU a membarrier interrupts nobody).
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "platform/native_thread.hpp"
-#include "sim/separate_cpus.hpp"
+#include "tools/sim/calibrate/separate_cpus.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// TaskCallPar (sim/task_call_par.hpp), the serial run that `weft-sim record` scales its
+// TaskCallPar (tools/sim/dag/task_call_par.hpp), the serial run that `weft-sim record` scales its
 // recordings to: every compare workload verifies on it, and a scope child runs at its spawn,
 // once, as in the serial elision, its closure destroyed.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/task_call_par.hpp"
-#include "workloads/suite.hpp"
+#include "tools/sim/dag/task_call_par.hpp"
+#include "workloads/kernels/suite.hpp"
 
 namespace {
 

@@ -1,8 +1,9 @@
-// Recorded DAGs (sim/record_par.hpp, sim/wdag_file.hpp, sim/dag_program.hpp): a recorded
-// workload survives the file unchanged; the reader refuses a truncated file at every offset,
-// a bad magic or version, and each way a DAG can break weft's rules, naming the offset; and
-// the simulated recording makes weft's own spawns and inline joins on one worker and runs
-// every task once at any worker count. Nothing here depends on the times measured.
+// Recorded DAGs (tools/sim/dag/record_par.hpp, tools/sim/dag/wdag_file.hpp,
+// tools/sim/dag/dag_program.hpp): a recorded workload survives the file unchanged; the reader
+// refuses a truncated file at every offset, a bad magic or version, and each way a DAG can break
+// weft's rules, naming the offset; and the simulated recording makes weft's own spawns and inline
+// joins on one worker and runs every task once at any worker count. Nothing here depends on the
+// times measured.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,21 +14,21 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/costs.hpp"
-#include "sim/dag_median.hpp"
-#include "sim/dag_program.hpp"
-#include "sim/dag_recorder.hpp"
-#include "sim/dag_scale.hpp"
-#include "sim/engine.hpp"
-#include "sim/record_par.hpp"
-#include "sim/spawn_overhead.hpp"
-#include "sim/wdag_file.hpp"
+#include "tools/sim/calibrate/spawn_overhead.hpp"
+#include "tools/sim/dag/dag_median.hpp"
+#include "tools/sim/dag/dag_program.hpp"
+#include "tools/sim/dag/dag_recorder.hpp"
+#include "tools/sim/dag/dag_scale.hpp"
+#include "tools/sim/dag/record_par.hpp"
+#include "tools/sim/dag/wdag_file.hpp"
+#include "tools/sim/engine/costs.hpp"
+#include "tools/sim/engine/engine.hpp"
 #include "weft/weft.hpp"
-#include "workloads/fft.hpp"
-#include "workloads/nqueens.hpp"
-#include "workloads/sparselu.hpp"
-#include "workloads/strassen.hpp"
-#include "workloads/weft_par.hpp"
+#include "workloads/kernels/fft.hpp"
+#include "workloads/kernels/nqueens.hpp"
+#include "workloads/kernels/sparselu.hpp"
+#include "workloads/kernels/strassen.hpp"
+#include "workloads/kernels/weft_par.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "weft/weft.hpp"
-#include "workloads/weft_par.hpp"
+#include "workloads/kernels/weft_par.hpp"
 
 namespace workloads {
 

@@ -12,17 +12,17 @@
 #include <tuple>
 #include <vector>
 
-#include "thread_apps/barnes_hut.hpp"
-#include "thread_apps/bh_verify.hpp"
-#include "thread_apps/centre_of_mass.hpp"
-#include "thread_apps/decision_tree.hpp"
-#include "thread_apps/dt_sort.hpp"
-#include "thread_apps/force_walk.hpp"
-#include "thread_apps/octree.hpp"
-#include "thread_apps/plummer.hpp"
 #include "thread_test_config.hpp"
 #include "weft/detail/sanitizers.hpp"
 #include "weft/weft.hpp"
+#include "workloads/thread_apps/barnes_hut.hpp"
+#include "workloads/thread_apps/bh_verify.hpp"
+#include "workloads/thread_apps/centre_of_mass.hpp"
+#include "workloads/thread_apps/decision_tree.hpp"
+#include "workloads/thread_apps/dt_sort.hpp"
+#include "workloads/thread_apps/force_walk.hpp"
+#include "workloads/thread_apps/octree.hpp"
+#include "workloads/thread_apps/plummer.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The UTS benchmark core (bench/uts): the SHA-1 stream against digests made independently
+// The UTS benchmark core (workloads/uts): the SHA-1 stream against digests made independently
 // with the openssl command line; tree flags and their validation; the number-of-children
 // rules and their special cases; and the three traversals (sequential, weft tasks, threads
 // with chunked stealing) agreeing on trees of every shape at 1, 2 and 4 workers under every
@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "uts/presets.hpp"
-#include "uts/sha1_stream.hpp"
-#include "uts/tree.hpp"
-#include "uts/tree_flags.hpp"
-#include "uts/uts_seq.hpp"
-#include "uts/uts_threads.hpp"
-#include "uts/uts_weft.hpp"
 #include "weft/weft.hpp"
+#include "workloads/uts/presets.hpp"
+#include "workloads/uts/sha1_stream.hpp"
+#include "workloads/uts/tree.hpp"
+#include "workloads/uts/tree_flags.hpp"
+#include "workloads/uts/uts_seq.hpp"
+#include "workloads/uts/uts_threads.hpp"
+#include "workloads/uts/uts_weft.hpp"
 
 namespace {
 

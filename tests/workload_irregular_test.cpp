@@ -1,4 +1,4 @@
-// The irregular compare workloads (bench/workloads): N-Queens, Sort and UTS. Each runs at
+// The irregular compare workloads (workloads/kernels): N-Queens, Sort and UTS. Each runs at
 // small sizes on the serial elision and on weft at 1, 2 and 4 workers under every steal
 // policy, and must pass its own verify(); verify() must reject a spoiled output (through
 // each workload's test-only hook, so that a check that always passes would fail here); and
@@ -22,16 +22,16 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "uts/counts.hpp"
-#include "uts/presets.hpp"
-#include "uts/tree.hpp"
 #include "weft/weft.hpp"
-#include "workloads/nqueens.hpp"
-#include "workloads/par.hpp"
-#include "workloads/sort.hpp"
-#include "workloads/uts_tasks.hpp"
-#include "workloads/weft_par.hpp"
-#include "workloads/workload.hpp"
+#include "workloads/kernels/nqueens.hpp"
+#include "workloads/kernels/par.hpp"
+#include "workloads/kernels/sort.hpp"
+#include "workloads/kernels/uts_tasks.hpp"
+#include "workloads/kernels/weft_par.hpp"
+#include "workloads/kernels/workload.hpp"
+#include "workloads/uts/counts.hpp"
+#include "workloads/uts/presets.hpp"
+#include "workloads/uts/tree.hpp"
 
 namespace {
 

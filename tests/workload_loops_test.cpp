@@ -1,4 +1,4 @@
-// The loop workloads of weft-bench compare (bench/workloads/loop_*.hpp): every nest verifies
+// The loop workloads of weft-bench compare (workloads/kernels/loop_*.hpp): every nest verifies
 // on the serial elision and on weft at 1, 2 and 4 workers under every kind of schedule, with
 // the serial run's result; verify() catches one wrong element; bad sizes are refused with a
 // message that names what is wrong.
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "workloads/par.hpp"
-#include "workloads/suite.hpp"
-#include "workloads/weft_par.hpp"
-#include "workloads/workload.hpp"
+#include "workloads/kernels/par.hpp"
+#include "workloads/kernels/suite.hpp"
+#include "workloads/kernels/weft_par.hpp"
+#include "workloads/kernels/workload.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The Sparse-LU and FFT compare workloads (bench/workloads/sparselu, fft): size parsing,
+// The Sparse-LU and FFT compare workloads (workloads/kernels/sparselu, fft): size parsing,
 // the sparsity pattern and its fill-in, runs on the serial elision and on weft at 1, 2 and
 // 4 workers under the steal policies one, fixed:2 and half (each verified, and agreeing
 // with the serial run's result), and verify() rejecting outputs corrupted in ways a
@@ -25,10 +25,10 @@
 #include "steal_forcing_par.hpp"
 #include "test_support.hpp"
 #include "weft/weft.hpp"
-#include "workloads/fft.hpp"
-#include "workloads/par.hpp"
-#include "workloads/sparselu.hpp"
-#include "workloads/weft_par.hpp"
+#include "workloads/kernels/fft.hpp"
+#include "workloads/kernels/par.hpp"
+#include "workloads/kernels/sparselu.hpp"
+#include "workloads/kernels/weft_par.hpp"
 
 namespace workloads {
 

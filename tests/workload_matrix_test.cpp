@@ -1,4 +1,4 @@
-// The dense-matrix compare workloads (bench/workloads): Strassen and the divide-and-conquer
+// The dense-matrix compare workloads (workloads/kernels): Strassen and the divide-and-conquer
 // multiply with temporaries. Each runs at small sizes on the serial elision and on weft at
 // 1, 2 and 4 workers under the steal policies one, fixed:2 and half, and must pass its own
 // verify(); with a lowered base order the same small sizes make deep task trees (hundreds
@@ -23,12 +23,12 @@
 #include "steal_forcing_par.hpp"
 #include "test_support.hpp"
 #include "weft/weft.hpp"
-#include "workloads/dense_kernel.hpp"
-#include "workloads/matmul.hpp"
-#include "workloads/par.hpp"
-#include "workloads/strassen.hpp"
-#include "workloads/weft_par.hpp"
-#include "workloads/workload.hpp"
+#include "workloads/kernels/dense_kernel.hpp"
+#include "workloads/kernels/matmul.hpp"
+#include "workloads/kernels/par.hpp"
+#include "workloads/kernels/strassen.hpp"
+#include "workloads/kernels/weft_par.hpp"
+#include "workloads/kernels/workload.hpp"
 
 namespace {
 

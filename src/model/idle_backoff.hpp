@@ -1,6 +1,6 @@
 // How a worker with nothing to do waits: spin, then yield, then sleep. Every threshold is
 // named here with its reason; docs/SLEEP.md, "The idle tiers", has the whole story and
-// bench/idle (weft-idle-bench) measures what the thresholds cost.
+// tools/bench/idle (weft-idle-bench) measures what the thresholds cost.
 #pragma once
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The reference values of tests/bench_stats_test.cpp, computed with SciPy, independently of
-bench/stats: the exact bootstrap distribution of the median of an odd-sized sample (no
+tools/bench/stats: the exact bootstrap distribution of the median of an odd-sized sample (no
 resampling at all), its percentile interval, and numpy's inverted-CDF quantiles.
 
 For distinct values x(1) < ... < x(n), n odd, a resample's median is at most x(k) exactly when

@@ -1,0 +1,528 @@
+// weft-instructions: what each of weft's operations costs, as instruction counts measured with
+// valgrind --tool=callgrind, which are deterministic where times are not.
+//
+//   weft-instructions [--count-instructions] [--json FILE] [--jobs N]
+//   weft-instructions --region NAME --size N [--mechanism request|concurrent]   (internal)
+//
+// The plain run re-executes this program under callgrind once per (region, size), with
+// collection switched off at the start and on only around the region's work (regions.hpp),
+// reads the instructions collected from callgrind's summary, and prints per operation
+//   (count(size b) - count(size a)) / (operations(b) - operations(a)),
+// so that start-up, the runtime's construction and the region's fixed costs cancel; and the
+// same less the serial baseline's difference ("over serial": fork-join forms against the plain
+// recursion, each spawn+join against its two calls; the loop against a plain loop of the same
+// body). 1 worker. --count-instructions is the plain run by another name (weft-bench's
+// --count-instructions execs it); --json FILE writes the figures as JSON too; --jobs N runs N
+// valgrinds at a time (the counts do not depend on it).
+//
+// The mechanism. The concurrent mechanism (the default) pops a task inline only where the
+// kernel offers the expedited private membarrier; without it the process runs in the fence
+// mode, whose joins settle out of line with a fence, ~20 instructions more. What valgrind does:
+// 3.19 (Debian 12) passes membarrier through to the kernel; on Linux 6.18 MEMBARRIER_CMD_QUERY
+// answers under valgrind as natively and the registration succeeds, so under callgrind the
+// concurrent mechanism runs its native code and counts exactly what the request mechanism
+// counts (whose owner code is the same inline pop, as scripts/bench_lace.sh says). The regions
+// run under the request mechanism, which needs no membarrier and so counts the same on any
+// valgrind; one row repeats spawn+join under the concurrent mechanism, and the table says
+// whether valgrind offered membarrier (where it does not, that row counts the fence mode).
+//
+// Against the scripts' counts (the same differencing, at other sizes): instr/op is what
+// scripts/bench_core.sh's own awk gave as "weft: N instructions per spawn (its two calls
+// included)", 49.00 from fib(30) to fib(35), and bench_lace.sh's instr/spawn (its noexcept
+// and invoke forms, ~35-36 there, are 36.40 and 35.49 here). "over serial" differs by a
+// fraction of an instruction (bench_core.sh's 30.05 is 29.70 here) because GCC compiles the
+// serial recursion partly into a loop, so its cost per call depends on the sizes and the copy
+// (19.30 here from fib(25) to fib(30), 18.95 in weft-fib-demo from fib(30) to fib(35)); the
+// sizes here are bench_lace.sh's, whose serial recursion is this one.
+//
+// Exit status: 0 done; 1 a region failed (its result was wrong, or valgrind failed), with its
+// output; 2 a bad argument, or no valgrind on PATH.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "regions.hpp"
+#include "workloads/common/text_format.hpp"
+
+extern char** environ;
+
+namespace {
+
+using weft_instructions::Region;
+
+constexpr const char* kUsage =
+    "usage: weft-instructions [--count-instructions] [--json FILE] [--jobs N]\n"
+    "       weft-instructions --region NAME --size N [--mechanism request|concurrent]";
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "weft-instructions: %s (see --help)\n", message.c_str());
+  std::exit(2);
+}
+
+void print_help() {
+  std::printf(
+      "weft-instructions: the instructions each weft operation costs, counted with valgrind\n"
+      "--tool=callgrind on 1 worker: per spawn+join of each fork-join form, per chunk of a\n"
+      "parallel loop, per yield of a user-level thread, per spawn+join of the C interface.\n"
+      "\n%s\n\n"
+      "  --count-instructions  the plain run (what weft-bench --count-instructions execs)\n"
+      "  --json FILE           also write the figures as JSON\n"
+      "  --jobs N              run N valgrinds at a time (default 1; the counts do not change)\n"
+      "  --region NAME         (internal) run one region, as valgrind runs it: one of\n",
+      kUsage);
+  for (const Region& r : weft_instructions::regions())
+    std::printf("                          %-14s %s\n", r.name, r.what);
+  std::printf(
+      "  --size N              (internal) fib(N), N chunks or N yields per thread\n"
+      "  --mechanism M         (internal) the steal mechanism: request (default) or concurrent\n"
+      "\nEach figure is (count(b) - count(a)) / (operations(b) - operations(a)) for two sizes a\n"
+      "and b, so fixed costs cancel; \"over serial\" takes the serial baseline's difference off\n"
+      "as well. valgrind must be on PATH.\n");
+}
+
+long parse_long(const std::string& flag, const std::string& value, long lo, long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || errno != 0 || v < lo || v > hi) {
+    usage_error(flag + " \"" + value + "\": expected a whole number from " + std::to_string(lo) +
+                " to " + std::to_string(hi));
+  }
+  return v;
+}
+
+// ---- The table's rows ---------------------------------------------------------------------
+
+struct Row {
+  const char* operation;
+  const char* form;
+  const char* region;
+  const char* baseline;  // the serial region, or nullptr: no "over serial"
+  const char* mechanism;
+  long sizes[2];
+};
+
+// Sizes: counts are exact, so small ones suffice; large enough that the per-operation figure
+// is an average over thousands of operations.
+// fib(25) and fib(30) as scripts/bench_lace.sh counts them: the serial recursion, which GCC
+// compiles partly into a loop, costs a little more or less per call at other sizes.
+constexpr long kFibA = 25, kFibB = 30;        // 121392 and 1346268 spawns
+constexpr long kVectorA = 20, kVectorB = 25;  // a FutureVector allocates: ~800 a spawn
+constexpr long kChunksA = 1000, kChunksB = 2000;
+constexpr long kYieldsA = 500, kYieldsB = 1000;  // per thread: 1000 and 2000 switches
+
+const std::vector<Row> kRows{
+    {"spawn+join", "spawn", "spawn", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "noexcept", "noexcept", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "invoke", "invoke", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "scope", "scope", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "spawn_if", "spawn_if", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "future_vector", "future_vector", "serial", "request", {kVectorA, kVectorB}},
+    {"spawn+join", "spawn/concurrent", "spawn", "serial", "concurrent", {kFibA, kFibB}},
+    {"spawn+join", "c weft_spawn", "c-spawn", "c-serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "c weft_spawn_nothrow", "c-nothrow", "c-serial", "request", {kFibA, kFibB}},
+    {"loop chunk",
+     "parallel_for dynamic:1",
+     "loop",
+     "loop-serial",
+     "request",
+     {kChunksA, kChunksB}},
+    {"thread yield", "yield fifo", "yield-fifo", nullptr, "request", {kYieldsA, kYieldsB}},
+    {"thread yield", "yield lifo", "yield-lifo", nullptr, "request", {kYieldsA, kYieldsB}},
+    {"thread yield", "yield df", "yield-df", nullptr, "request", {kYieldsA, kYieldsB}},
+    {"thread yield", "yield dfd", "yield-dfd", nullptr, "request", {kYieldsA, kYieldsB}},
+};
+
+// ---- Running the regions under callgrind --------------------------------------------------
+
+using RunKey = std::tuple<std::string, long, std::string>;  // region, size, mechanism
+
+struct RunResult {
+  long long instructions = -1;
+  bool membarrier = false;
+  std::string valgrind_version;
+};
+
+std::optional<std::string> find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat st {};
+    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The text after `tag` on the first line holding it, or "".
+std::string after(const std::string& text, const std::string& tag) {
+  const std::size_t at = text.find(tag);
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + tag.size();
+  return text.substr(from, text.find('\n', from) - from);
+}
+
+// A directory of the runs' logs, removed with them at the end.
+class LogDir {
+ public:
+  LogDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/weft-instructions.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      std::fprintf(stderr, "weft-instructions: cannot make a directory %s: %s\n", pattern.c_str(),
+                   std::strerror(errno));
+      std::exit(1);
+    }
+    path_ = pattern;
+  }
+  ~LogDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  LogDir(const LogDir&) = delete;
+  LogDir& operator=(const LogDir&) = delete;
+  std::string file(std::size_t i) const { return path_ + "/run" + std::to_string(i) + ".log"; }
+
+ private:
+  std::string path_;
+};
+
+class Runner {
+ public:
+  Runner(std::string valgrind, std::string self, unsigned jobs)
+      : valgrind_(std::move(valgrind)), self_(std::move(self)), jobs_(jobs) {}
+
+  void add(const RunKey& key) {
+    if (results_.count(key) == 0) {
+      results_[key] = {};
+      order_.push_back(key);
+    }
+  }
+
+  // Runs every run added, `jobs` at a time; exits with status 1 if one fails.
+  void run_all() {
+    const bool progress = isatty(STDERR_FILENO) == 1;
+    std::map<pid_t, std::size_t> running;
+    std::size_t next = 0, done = 0;
+    while (done < order_.size()) {
+      while (next < order_.size() && running.size() < jobs_) {
+        running[start(next)] = next;
+        ++next;
+      }
+      if (progress) {
+        const auto& [region, size, mechanism] = order_[next - 1];
+        std::fprintf(stderr, "\r\033[Kweft-instructions: callgrind run %zu of %zu (%s, size %ld%s)",
+                     next, order_.size(), region.c_str(), size,
+                     mechanism == "request" ? "" : (", " + mechanism).c_str());
+      }
+      int status = 0;
+      const pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        std::perror("weft-instructions: waitpid");
+        std::exit(1);
+      }
+      const auto it = running.find(pid);
+      if (it == running.end()) continue;
+      const std::size_t i = it->second;
+      running.erase(it);
+      ++done;
+      collect(i, status, progress);
+    }
+    if (progress) std::fprintf(stderr, "\r\033[K");
+  }
+
+  const RunResult& result(const RunKey& key) const { return results_.at(key); }
+
+ private:
+  pid_t start(std::size_t i) {
+    const auto& [region, size, mechanism] = order_[i];
+    const std::vector<std::string> argv{valgrind_,
+                                        "--tool=callgrind",
+                                        "--callgrind-out-file=/dev/null",
+                                        "--collect-atstart=no",
+                                        self_,
+                                        "--region",
+                                        region,
+                                        "--size",
+                                        std::to_string(size),
+                                        "--mechanism",
+                                        mechanism};
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const std::string log = logs_.file(i);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      std::fprintf(stderr, "weft-instructions: cannot run %s: %s\n", valgrind_.c_str(),
+                   std::strerror(rc));
+      std::exit(1);
+    }
+    return pid;
+  }
+
+  void collect(std::size_t i, int status, bool progress) {
+    const auto& [region, size, mechanism] = order_[i];
+    const std::string log = read_file(logs_.file(i));
+    RunResult& r = results_[order_[i]];
+    const std::string collected = after(log, "Collected : ");
+    const std::string line = after(log, "region " + region + " size " + std::to_string(size));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !collected.empty() && !line.empty()) {
+      r.instructions = std::strtoll(collected.c_str(), nullptr, 10);
+      r.membarrier = line.find("membarrier yes") != std::string::npos;
+      r.valgrind_version = after(log, "Using Valgrind-");
+      r.valgrind_version = r.valgrind_version.substr(0, r.valgrind_version.find(' '));
+      return;
+    }
+    if (progress) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr,
+                 "weft-instructions: the region %s at size %ld (%s mechanism) failed under "
+                 "callgrind (%s %d); its output:\n%s",
+                 region.c_str(), size, mechanism.c_str(),
+                 WIFEXITED(status) ? "exit status" : "signal",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), log.c_str());
+    std::exit(1);
+  }
+
+  std::string valgrind_, self_;
+  unsigned jobs_;
+  LogDir logs_;
+  std::vector<RunKey> order_;
+  std::map<RunKey, RunResult> results_;
+};
+
+// ---- The figures --------------------------------------------------------------------------
+
+struct Figure {
+  const Row* row;
+  long ops[2];
+  long long counts[2];
+  long long baseline_counts[2];
+  double per_op;
+  std::optional<double> over_serial;
+};
+
+std::string compiler() {
+#if defined(__clang__)
+  return std::string("Clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return bench_text::format("GCC %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#else
+  return "unknown";
+#endif
+}
+
+std::string sizes_text(const Region& region, const long sizes[2]) {
+  switch (region.unit) {
+    case weft_instructions::Unit::kFibSpawns:
+      return bench_text::format("fib(%ld), fib(%ld)", sizes[0], sizes[1]);
+    case weft_instructions::Unit::kChunks:
+      return bench_text::format("%ld, %ld chunks", sizes[0], sizes[1]);
+    case weft_instructions::Unit::kYieldSwitches:
+      return bench_text::format("%ld, %ld yields", 2 * sizes[0], 2 * sizes[1]);
+  }
+  return "";
+}
+
+std::string json(const std::vector<Figure>& figures, const std::string& valgrind_version,
+                 bool membarrier) {
+  using bench_text::number;
+  using bench_text::quote;
+  std::ostringstream out;
+  out << "{\"unit\":\"instructions\",\"tool\":\"valgrind --tool=callgrind\",\"valgrind\":"
+      << quote(valgrind_version) << ",\"compiler\":" << quote(compiler())
+      << ",\"workers\":1,\"membarrier_under_valgrind\":" << (membarrier ? "true" : "false")
+      << ",\"per_operation\":[";
+  bool first = true;
+  for (const Figure& f : figures) {
+    out << (first ? "" : ",") << "{\"operation\":" << quote(f.row->operation)
+        << ",\"form\":" << quote(f.row->form) << ",\"region\":" << quote(f.row->region)
+        << ",\"mechanism\":" << quote(f.row->mechanism) << ",\"instructions\":" << number(f.per_op)
+        << ",\"over_serial\":" << (f.over_serial ? number(*f.over_serial) : "null")
+        << ",\"baseline\":" << (f.row->baseline != nullptr ? quote(f.row->baseline) : "null")
+        << ",\"sizes\":[" << f.row->sizes[0] << "," << f.row->sizes[1] << "],\"operations\":["
+        << f.ops[0] << "," << f.ops[1] << "],\"counts\":[" << f.counts[0] << "," << f.counts[1]
+        << "]";
+    if (f.row->baseline != nullptr) {
+      out << ",\"baseline_counts\":[" << f.baseline_counts[0] << "," << f.baseline_counts[1] << "]";
+    }
+    out << "}";
+    first = false;
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+int count_instructions(const std::string& json_path, unsigned jobs) {
+  const std::optional<std::string> valgrind = find_on_path("valgrind");
+  if (!valgrind) {
+    std::fprintf(stderr,
+                 "weft-instructions: valgrind not found on PATH; it counts the instructions "
+                 "(Debian: apt-get install valgrind)\n");
+    return 2;
+  }
+  std::error_code ec;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) {
+    std::fprintf(stderr, "weft-instructions: /proc/self/exe: %s\n", ec.message().c_str());
+    return 1;
+  }
+  Runner runner(*valgrind, self, jobs);
+  for (const Row& row : kRows) {
+    for (long size : row.sizes) {
+      runner.add({row.region, size, row.mechanism});
+      if (row.baseline != nullptr) runner.add({row.baseline, size, "request"});
+    }
+  }
+  runner.run_all();
+
+  std::vector<Figure> figures;
+  std::string version;
+  bool membarrier = false;
+  for (const Row& row : kRows) {
+    const Region& region = *weft_instructions::find_region(row.region);
+    Figure f{&row, {}, {}, {}, 0.0, std::nullopt};
+    for (int i = 0; i < 2; ++i) {
+      const RunResult& r = runner.result({row.region, row.sizes[i], row.mechanism});
+      f.ops[i] = weft_instructions::operations(region, row.sizes[i]);
+      f.counts[i] = r.instructions;
+      if (std::string(row.mechanism) == "concurrent") membarrier = r.membarrier;
+      version = r.valgrind_version;
+      if (row.baseline != nullptr) {
+        f.baseline_counts[i] = runner.result({row.baseline, row.sizes[i], "request"}).instructions;
+      }
+    }
+    const double ops = static_cast<double>(f.ops[1] - f.ops[0]);
+    f.per_op = static_cast<double>(f.counts[1] - f.counts[0]) / ops;
+    if (row.baseline != nullptr) {
+      f.over_serial = static_cast<double>((f.counts[1] - f.counts[0]) -
+                                          (f.baseline_counts[1] - f.baseline_counts[0])) /
+                      ops;
+    }
+    figures.push_back(f);
+  }
+
+  std::printf(
+      "instructions per operation: valgrind %s --tool=callgrind, 1 worker, built with %s;\n"
+      "(count(b) - count(a)) / (operations(b) - operations(a)); request mechanism unless "
+      "named\n(membarrier under valgrind: %s)\n",
+      version.c_str(), compiler().c_str(),
+      membarrier ? "yes, so the concurrent mechanism counts its native code"
+                 : "no, so the concurrent mechanism counts its fence mode");
+  std::printf("%-13s %-23s %9s %12s  %-22s %s\n", "operation", "form", "instr/op", "over serial",
+              "sizes a, b", "baseline");
+  for (const Figure& f : figures) {
+    const Region& region = *weft_instructions::find_region(f.row->region);
+    std::printf("%-13s %-23s %9.2f %12s  %-22s %s\n", f.row->operation, f.row->form, f.per_op,
+                f.over_serial ? bench_text::format("%.2f", *f.over_serial).c_str() : "-",
+                sizes_text(region, f.row->sizes).c_str(),
+                f.row->baseline != nullptr ? f.row->baseline : "-");
+  }
+
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << json(figures, version, membarrier);
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "weft-instructions: cannot write %s\n", json_path.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path, region_name, mechanism = "request";
+  long size = -1;
+  long jobs = 1;
+  bool plain_flags = false, mechanism_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      print_help();
+      return 0;
+    }
+    if (flag == "--count-instructions") {
+      plain_flags = true;
+      continue;
+    }
+    if (flag != "--json" && flag != "--jobs" && flag != "--region" && flag != "--size" &&
+        flag != "--mechanism") {
+      usage_error("unknown argument \"" + flag + "\"");
+    }
+    if (i + 1 >= argc) usage_error(flag + " needs a value");
+    const std::string value = argv[++i];
+    if (flag == "--json") {
+      if (value.empty()) usage_error("--json needs a file name");
+      json_path = value;
+      plain_flags = true;
+    } else if (flag == "--jobs") {
+      jobs = parse_long(flag, value, 1, 64);
+      plain_flags = true;
+    } else if (flag == "--region") {
+      if (weft_instructions::find_region(value) == nullptr)
+        usage_error("--region \"" + value + "\": no such region");
+      region_name = value;
+    } else if (flag == "--size") {
+      size = parse_long(flag, value, 1, 10'000'000);
+    } else {
+      if (value != "request" && value != "concurrent")
+        usage_error("--mechanism \"" + value + "\": expected request or concurrent");
+      mechanism = value;
+      mechanism_given = true;
+    }
+  }
+  const bool region_flags = !region_name.empty() || size >= 0 || mechanism_given;
+  if (region_flags) {
+    if (plain_flags)
+      usage_error("--region runs one region; --json, --jobs and --count-instructions do not apply");
+    if (region_name.empty() || size < 0) usage_error("--region and --size go together");
+    const Region& region = *weft_instructions::find_region(region_name);
+    if (size > weft_instructions::max_size(region)) {
+      usage_error("--size " + std::to_string(size) + ": region " + region_name + " takes 1 to " +
+                  std::to_string(weft_instructions::max_size(region)));
+    }
+    try {
+      return weft_instructions::run_region(region, size, mechanism);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "weft-instructions: %s\n", e.what());
+      return 1;
+    }
+  }
+  return count_instructions(json_path, static_cast<unsigned>(jobs));
+}
