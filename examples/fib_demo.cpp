@@ -57,7 +57,7 @@ long fib(int n) {
   return a.join() + b;
 }
 
-using bench_common::fib_by_iteration;
+using common::fib_by_iteration;
 
 struct Options {
   int n = 35;
@@ -173,8 +173,20 @@ std::string json_indices(const std::vector<std::size_t>& v) {
   return out.str();
 }
 
-// The demo proper; main reports what it throws.
-int run_demo(const Options& opt, const std::vector<std::string_view>& words) {
+// The demo's variants, serial (when run) first and then the setups in table order, and what
+// the repetitions measured of them.
+struct Variants {
+  bool run_serial;
+  std::vector<Setup> setups;
+  std::vector<double> serial_times;
+  std::vector<std::vector<std::size_t>> orders;  // each repetition's, by variant index
+
+  std::size_t first_setup() const { return run_serial ? 1 : 0; }
+  std::size_t count() const { return first_setup() + setups.size(); }
+};
+
+// One runtime per policy and worker count, in table order; none when weft is not run.
+std::vector<Setup> make_setups(const Options& opt) {
   std::vector<Setup> setups;
   if (opt.run_weft) {
     for (const auto& s : opt.steal) {
@@ -186,141 +198,186 @@ int run_demo(const Options& opt, const std::vector<std::string_view>& words) {
       }
     }
   }
-  const weft_stats::SittingInfo sitting = weft_stats::current_sitting(words, opt.seed);
-  const long spawns = fib_by_iteration(opt.n + 1) - 1;  // internal nodes of the call tree
-  const long expected = fib_by_iteration(opt.n);
-  std::vector<double> serial_times;
-  const int n = opt.n;
-  // The variants of a repetition: serial (when run) first, then the setups in table order.
-  const std::size_t first_setup = opt.run_serial ? 1 : 0;
-  const std::size_t variants = first_setup + setups.size();
-  const std::uint64_t order_seed = weft_stats::derive_seed(opt.seed, 1000);
-  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(opt.seed, 2000);
-  std::vector<std::vector<std::size_t>> orders;
-  std::printf("seed %llu (--seed %llu replays this order)\n",
-              static_cast<unsigned long long>(opt.seed), static_cast<unsigned long long>(opt.seed));
-  std::fflush(stdout);
-  weft_stats::HostMonitor host;
+  return setups;
+}
+
+// weft's spawns computing fib(n): the internal nodes of its call tree.
+long spawns_for(int n) { return fib_by_iteration(n + 1) - 1; }
+
+// Times one serial run into `times`; false (said on stderr) if its result is wrong.
+bool time_serial(int n, long expected, std::vector<double>& times) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const long got = serial_fib(n);
+  times.push_back(seconds_since(t0));
+  if (got != expected) {
+    std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n", n,
+                 got, expected);
+    return false;
+  }
+  return true;
+}
+
+// Times one run on `s` and adds its counters; false (said on stderr) if its result is wrong.
+bool time_weft(Setup& s, int n, long expected) {
+  s.rt->reset_stats();
+  const auto t0 = std::chrono::steady_clock::now();
+  const long got = s.rt->run([n] { return fib(n); });
+  s.times.push_back(seconds_since(t0));
+  if (got != expected) {
+    std::fprintf(stderr,
+                 "\nweft-fib-demo: WRONG ANSWER fib(%d) = %ld, expected %ld (%s, %u workers)\n", n,
+                 got, expected, s.steal.c_str(), s.workers);
+    return false;
+  }
+  s.counters += s.rt->stats().total;
+  return true;
+}
+
+// Runs every variant once per repetition in the repetition's seeded order, calibrating the
+// host before the first and after each; false at the first wrong result.
+bool run_repetitions(const Options& opt, long expected, Variants& v,
+                     bench_stats::HostMonitor& host) {
+  const std::uint64_t order_seed = bench_stats::derive_seed(opt.seed, 1000);
   host.calibrate();
   for (int r = 1; r <= opt.repeat; ++r) {
     std::fprintf(stderr, "\rrepetition %d/%d ...", r, opt.repeat);
-    orders.push_back(weft_stats::block_order(variants, order_seed, static_cast<std::uint64_t>(r)));
-    for (const std::size_t v : orders.back()) {
-      if (v < first_setup) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const long got = serial_fib(n);
-        serial_times.push_back(seconds_since(t0));
-        if (got != expected) {
-          std::fprintf(stderr, "\nweft-fib-demo: WRONG ANSWER serial fib(%d) = %ld, expected %ld\n",
-                       n, got, expected);
-          return 1;
-        }
-        continue;
-      }
-      Setup& s = setups[v - first_setup];
-      s.rt->reset_stats();
-      const auto t0 = std::chrono::steady_clock::now();
-      const long got = s.rt->run([n] { return fib(n); });
-      s.times.push_back(seconds_since(t0));
-      if (got != expected) {
-        std::fprintf(stderr,
-                     "\nweft-fib-demo: WRONG ANSWER fib(%d) = %ld, expected %ld (%s, %u workers)\n",
-                     n, got, expected, s.steal.c_str(), s.workers);
-        return 1;
-      }
-      s.counters += s.rt->stats().total;
+    v.orders.push_back(
+        bench_stats::block_order(v.count(), order_seed, static_cast<std::uint64_t>(r)));
+    for (const std::size_t i : v.orders.back()) {
+      const bool right = i < v.first_setup()
+                             ? time_serial(opt.n, expected, v.serial_times)
+                             : time_weft(v.setups[i - v.first_setup()], opt.n, expected);
+      if (!right) return false;
     }
     host.calibrate();
   }
   std::fprintf(stderr, "\r%*s\r", 40, "");
-  const weft_stats::Steadiness steadiness = host.steadiness();
+  return true;
+}
 
-  std::ostringstream json;
-  json << "{\"benchmark\":\"fib\"," << weft_stats::sitting_json_members(sitting) << ",\"n\":" << n
-       << ",\"spawns\":" << spawns << ",\"repeat\":" << opt.repeat << ",";
-  weft_stats::host_json(json, steadiness);
+// The JSON's members before the results: the sitting, the host, the variants and their orders.
+void json_head(std::ostream& json, const Options& opt, const bench_stats::SittingInfo& sitting,
+               const bench_stats::Steadiness& steadiness, const Variants& v) {
+  json << "{\"benchmark\":\"fib\"," << bench_stats::sitting_json_members(sitting)
+       << ",\"n\":" << opt.n << ",\"spawns\":" << spawns_for(opt.n) << ",\"repeat\":" << opt.repeat
+       << ",";
+  bench_stats::host_json(json, steadiness);
   json << ",\"variants\":[";
-  if (opt.run_serial) json << "\"serial\"";
-  for (std::size_t i = 0; i < setups.size(); ++i) {
-    json << (i + first_setup ? "," : "") << "\"weft " << setups[i].steal << " " << setups[i].workers
-         << "w\"";
+  if (v.run_serial) json << "\"serial\"";
+  for (std::size_t i = 0; i < v.setups.size(); ++i) {
+    json << (i + v.first_setup() ? "," : "") << "\"weft " << v.setups[i].steal << " "
+         << v.setups[i].workers << "w\"";
   }
   json << "],\"order\":[";
-  for (std::size_t r = 0; r < orders.size(); ++r) json << (r ? "," : "") << json_indices(orders[r]);
+  for (std::size_t r = 0; r < v.orders.size(); ++r)
+    json << (r ? "," : "") << json_indices(v.orders[r]);
   json << "]";
+}
 
+// --only serial: the one line there is, and the JSON's results.
+void report_serial_only(const Options& opt, long expected, const Variants& v, std::ostream& json) {
+  std::printf("fib(%d) = %ld, serial only, %d repetitions, median %.4f s\n", opt.n, expected,
+              opt.repeat, median(v.serial_times));
+  json << ",\"serial_s\":" << median(v.serial_times) << ",\"runs\":[]}";
+}
+
+// Setup k's row of the table and its member of the JSON's "runs"; `ts` is serial's median
+// time, 0 when serial was not run.
+void report_setup(const Options& opt, const Variants& v, std::size_t k, double ts,
+                  std::ostream& json) {
+  const Setup& s = v.setups[k];
+  const double t = median(s.times);
+  double one_worker = 0;
+  for (const auto& o : v.setups) {
+    if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
+  }
+  const double ns_per_spawn =
+      s.workers == 1 && ts > 0 ? (t - ts) / static_cast<double>(spawns_for(opt.n)) * 1e9 : 0;
+  const double speedup = one_worker > 0 ? one_worker / t : 0;
+  const double reps = opt.repeat;
+  const auto& c = s.counters;
+  char ns_text[32] = "-";
+  if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
+  // Each weft time over serial's of the same repetition: the pairing removes the noise a
+  // repetition puts on both.
+  bench_stats::PairedSummary vs_serial;
+  std::string interval = "-";
+  if (opt.run_serial) {
+    const std::uint64_t bootstrap_seed = bench_stats::derive_seed(opt.seed, 2000);
+    vs_serial = bench_stats::compare_paired(
+        s.times, v.serial_times, {10000, 0.95, bench_stats::derive_seed(bootstrap_seed, k)});
+    interval = bench_stats::interval_text(vs_serial);
+  }
+  std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f  %-40s %9.0f %10.2f %11.0f %9.0f %7.0f\n",
+              s.steal.c_str(), s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup,
+              interval.c_str(), c.steals / reps, c.tasks_per_steal(), c.stolen_joins / reps,
+              c.leapfrogs / reps, c.parks / reps);
+  json << (k ? "," : "") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
+       << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
+       << ",\"speedup_vs_1_worker\":" << speedup;
+  if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
+  if (opt.run_serial) {
+    json << ",\"vs_serial\":{\"a\":\"weft\",\"b\":\"serial\"";
+    bench_stats::summary_json(json, vs_serial);
+    json << "}";
+  }
+  json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
+       << ",\"tasks_stolen\":" << c.tasks_stolen / reps
+       << ",\"steal_attempts\":" << c.steal_attempts / reps
+       << ",\"stolen_joins\":" << c.stolen_joins / reps << ",\"leapfrogs\":" << c.leapfrogs / reps
+       << ",\"parks\":" << c.parks / reps << "}}";
+}
+
+// The table of the weft setups, against serial when it was run, and the JSON's results.
+void report_weft(const Options& opt, long expected, const Variants& v, std::ostream& json) {
+  const double ts = opt.run_serial ? median(v.serial_times) : 0.0;
+  std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", opt.n,
+              expected, spawns_for(opt.n), opt.repeat, ts);
+  std::printf("%-9s %7s %9s %8s %9s %9s  %-40s %9s %9s %11s %9s %7s\n", "steal", "workers",
+              "time_s", "x_serial", "ns/spawn", "speedup", "weft/serial [95% CI] verdict", "steals",
+              "tasks/stl", "stolen_join", "leapfrog", "parks");
+  json << ",\"serial_s\":" << ts << ",\"runs\":[";
+  for (std::size_t k = 0; k < v.setups.size(); ++k) report_setup(opt, v, k, ts, json);
+  json << "]}";
+  std::printf(
+      "(speedup: against the same policy on 1 worker, a ratio of medians; weft/serial: the "
+      "median of each repetition's weft time over its serial time, below 1 when weft is "
+      "faster, with its bootstrap interval; counters: per run)\n");
+}
+
+// False (said on stderr) if the file cannot be written.
+bool write_json(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text << '\n';
+  if (!out) {
+    std::fprintf(stderr, "weft-fib-demo: cannot write %s\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
+// The demo proper; main reports what it throws.
+int run_demo(const Options& opt, const std::vector<std::string_view>& words) {
+  Variants variants{opt.run_serial, make_setups(opt), {}, {}};
+  const bench_stats::SittingInfo sitting = bench_stats::current_sitting(words, opt.seed);
+  const long expected = fib_by_iteration(opt.n);
+  std::printf("seed %llu (--seed %llu replays this order)\n",
+              static_cast<unsigned long long>(opt.seed), static_cast<unsigned long long>(opt.seed));
+  std::fflush(stdout);
+  bench_stats::HostMonitor host;
+  if (!run_repetitions(opt, expected, variants, host)) return 1;
+  const bench_stats::Steadiness steadiness = host.steadiness();
+
+  std::ostringstream json;
+  json_head(json, opt, sitting, steadiness, variants);
   if (!opt.run_weft) {
-    std::printf("fib(%d) = %ld, serial only, %d repetitions, median %.4f s\n", n, expected,
-                opt.repeat, median(serial_times));
-    json << ",\"serial_s\":" << median(serial_times) << ",\"runs\":[]}";
+    report_serial_only(opt, expected, variants, json);
   } else {
-    const double ts = opt.run_serial ? median(serial_times) : 0.0;
-    std::printf("fib(%d) = %ld, %ld spawns per run, %d repetitions, medians; serial %.4f s\n", n,
-                expected, spawns, opt.repeat, ts);
-    std::printf("%-9s %7s %9s %8s %9s %9s  %-40s %9s %9s %11s %9s %7s\n", "steal", "workers",
-                "time_s", "x_serial", "ns/spawn", "speedup", "weft/serial [95% CI] verdict",
-                "steals", "tasks/stl", "stolen_join", "leapfrog", "parks");
-    json << ",\"serial_s\":" << ts << ",\"runs\":[";
-    bool first = true;
-    for (std::size_t k = 0; k < setups.size(); ++k) {
-      const Setup& s = setups[k];
-      const double t = median(s.times);
-      double one_worker = 0;
-      for (const auto& o : setups) {
-        if (o.steal == s.steal && o.workers == 1) one_worker = median(o.times);
-      }
-      const double ns_per_spawn =
-          s.workers == 1 && ts > 0 ? (t - ts) / static_cast<double>(spawns) * 1e9 : 0;
-      const double speedup = one_worker > 0 ? one_worker / t : 0;
-      const double reps = opt.repeat;
-      const auto& c = s.counters;
-      char ns_text[32] = "-";
-      if (s.workers == 1 && ts > 0) std::snprintf(ns_text, sizeof ns_text, "%.2f", ns_per_spawn);
-      // Each weft time over serial's of the same repetition: the pairing removes the noise a
-      // repetition puts on both.
-      weft_stats::PairedSummary vs_serial;
-      std::string interval = "-";
-      if (opt.run_serial) {
-        vs_serial = weft_stats::compare_paired(
-            s.times, serial_times, {10000, 0.95, weft_stats::derive_seed(bootstrap_seed, k)});
-        interval = weft_stats::interval_text(vs_serial);
-      }
-      std::printf("%-9s %7u %9.4f %8.2f %9s %9.2f  %-40s %9.0f %10.2f %11.0f %9.0f %7.0f\n",
-                  s.steal.c_str(), s.workers, t, ts > 0 ? t / ts : 0.0, ns_text, speedup,
-                  interval.c_str(), c.steals / reps, c.tasks_per_steal(), c.stolen_joins / reps,
-                  c.leapfrogs / reps, c.parks / reps);
-      json << (first ? "" : ",") << "{\"steal\":\"" << s.steal << "\",\"workers\":" << s.workers
-           << ",\"median_s\":" << t << ",\"ratio_to_serial\":" << (ts > 0 ? t / ts : 0.0)
-           << ",\"speedup_vs_1_worker\":" << speedup;
-      if (s.workers == 1 && ts > 0) json << ",\"ns_per_spawn\":" << ns_per_spawn;
-      if (opt.run_serial) {
-        json << ",\"vs_serial\":{\"a\":\"weft\",\"b\":\"serial\"";
-        weft_stats::summary_json(json, vs_serial);
-        json << "}";
-      }
-      json << ",\"counters_per_run\":{\"steals\":" << c.steals / reps
-           << ",\"tasks_stolen\":" << c.tasks_stolen / reps
-           << ",\"steal_attempts\":" << c.steal_attempts / reps
-           << ",\"stolen_joins\":" << c.stolen_joins / reps
-           << ",\"leapfrogs\":" << c.leapfrogs / reps << ",\"parks\":" << c.parks / reps << "}}";
-      first = false;
-    }
-    json << "]}";
-    std::printf(
-        "(speedup: against the same policy on 1 worker, a ratio of medians; weft/serial: the "
-        "median of each repetition's weft time over its serial time, below 1 when weft is "
-        "faster, with its bootstrap interval; counters: per run)\n");
+    report_weft(opt, expected, variants, json);
   }
-  std::printf("%s\n%s\n", weft_stats::sitting_line(sitting).c_str(),
-              weft_stats::host_line(steadiness).c_str());
-  if (!opt.json.empty()) {
-    std::ofstream out(opt.json);
-    out << json.str() << '\n';
-    if (!out) {
-      std::fprintf(stderr, "weft-fib-demo: cannot write %s\n", opt.json.c_str());
-      return 1;
-    }
-  }
+  std::printf("%s\n%s\n", bench_stats::sitting_line(sitting).c_str(),
+              bench_stats::host_line(steadiness).c_str());
+  if (!opt.json.empty() && !write_json(opt.json, json.str())) return 1;
   return 0;
 }
 

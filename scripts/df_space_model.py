@@ -230,7 +230,7 @@ def simulate(depth, workers, block, quota, stall_every=0, stall_steps=0, seed=1,
 
 
 def dummy_depth(block, quota):
-    """threads_bench::dummy_tree_depth: ceil(log2(dummies + 1))."""
+    """bench_threads::dummy_tree_depth: ceil(log2(dummies + 1))."""
     if quota == 0 or block <= quota:
         return 0
     dummies = -(-block // quota)

@@ -14,16 +14,16 @@
 
 namespace bench_test {
 
-inline weft_bench::Options parse(std::initializer_list<std::string_view> args) {
+inline bench_cli::Options parse(std::initializer_list<std::string_view> args) {
   const std::vector<std::string_view> v(args);
-  return weft_bench::parse_args(v);
+  return bench_cli::parse_args(v);
 }
 
 // The message of the UsageError that parsing `args` throws ("" if none).
 inline std::string error_of(std::initializer_list<std::string_view> args) {
   try {
     (void)parse(args);
-  } catch (const weft_bench::UsageError& e) {
+  } catch (const bench_cli::UsageError& e) {
     return e.what();
   }
   return "";

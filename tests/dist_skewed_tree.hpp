@@ -20,7 +20,7 @@ struct SkewedNode {
 // Each node contributes 1: the result is the tree's size, the UTS tree's plus 20.
 struct ExpandSkewed {
   const uts::Tree* tree;
-  std::uint64_t operator()(const SkewedNode& n, weft::dist::Children<SkewedNode>& children) const {
+  std::uint64_t operator()(const SkewedNode& n, dist::Children<SkewedNode>& children) const {
     if (n.kind == SkewedNode::kTop) {
       for (int i = 0; i < 19; ++i) children.push(SkewedNode{{}, SkewedNode::kLeaf, {}});
       children.push(SkewedNode{tree->root(), SkewedNode::kUts, {}});  // on top: expanded first

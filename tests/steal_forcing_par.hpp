@@ -12,7 +12,7 @@
 #include "weft/weft.hpp"
 #include "workloads/kernels/weft_par.hpp"
 
-namespace workloads {
+namespace kernels {
 
 // WeftPar, except that once per run the root task is held back at the first fork point
 // where at least two tasks wait on its stack (so that fixed:2 can steal too) until some
@@ -93,7 +93,7 @@ class StealForcingPar {
     }
   }
 
-  workloads::WeftPar inner_;
+  kernels::WeftPar inner_;
   std::thread::id root_;
   bool armed_ = false;
   bool held_ = false;
@@ -101,4 +101,4 @@ class StealForcingPar {
   std::atomic<bool> started_elsewhere_{false};
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -1,6 +1,6 @@
 // The table of Config's fields: one row per field with its WEFT_* variable, its default as
 // the README shows it, and its limits. Config::from_env parses by it, Config::validate checks
-// by it, every ConfigError message about a field is built from it, and tests/config_test.cpp
+// by it, every ConfigError message about a field is built from it, and tests/core/config_test.cpp
 // checks the README's configuration table against it (readme_row_prefix).
 #pragma once
 

@@ -8,7 +8,7 @@
 #include "tools/dist/profile_report.hpp"
 #include "workloads/common/text_format.hpp"
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
 std::size_t median_index(const std::vector<double>& times) {
@@ -33,19 +33,19 @@ double Repetitions::median_s() const { return times_[median_index(times_)]; }
 
 std::string Repetitions::text(std::uint64_t nodes) const {
   const double median = median_s();
-  std::string t = bench_text::format("median of %zu: %.4f s", times_.size(), median);
+  std::string t = common::format("median of %zu: %.4f s", times_.size(), median);
   if (nodes > 0) {
-    t += bench_text::format(", %.2f Mnodes/s", static_cast<double>(nodes) / median / 1e6);
+    t += common::format(", %.2f Mnodes/s", static_cast<double>(nodes) / median / 1e6);
   }
   const std::vector<RankProfile>& ranks = ranks_[median_index(times_)];
   return t + "; the median repetition's ranks:\n" + profile_table(ranks) + latency_line(ranks);
 }
 
 std::string Repetitions::json_members() const {
-  std::string j = "\"median_s\":" + bench_text::number(median_s()) + ",\"times_s\":[";
+  std::string j = "\"median_s\":" + common::number(median_s()) + ",\"times_s\":[";
   for (std::size_t i = 0; i < times_.size(); ++i) {
     if (i > 0) j += ',';
-    j += bench_text::number(times_[i]);
+    j += common::number(times_[i]);
   }
   return j + "]," + profile_json_members(ranks_[median_index(times_)]);
 }
@@ -53,13 +53,11 @@ std::string Repetitions::json_members() const {
 std::string describe_search(const SearchArgs& args) {
   const SearchOptions& s = args.search;
   const std::string poll = s.poll_interval == 0 ? "adaptive" : std::to_string(s.poll_interval);
-  return bench_text::format("steal %s, chunk %zu, poll %s", args.steal.c_str(), s.chunk,
-                            poll.c_str());
+  return common::format("steal %s, chunk %zu, poll %s", args.steal.c_str(), s.chunk, poll.c_str());
 }
 
 std::string search_json_members(const SearchArgs& args, int ranks) {
-  return "\"ranks_count\":" + std::to_string(ranks) +
-         ",\"steal\":" + bench_text::quote(args.steal) +
+  return "\"ranks_count\":" + std::to_string(ranks) + ",\"steal\":" + common::quote(args.steal) +
          ",\"chunk\":" + std::to_string(args.search.chunk) +
          ",\"poll\":" + std::to_string(args.search.poll_interval) +
          ",\"repeat\":" + std::to_string(args.repeat);
@@ -97,4 +95,4 @@ int dist_program_main(int argc, char** argv, const char* program,
   return status;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

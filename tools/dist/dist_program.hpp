@@ -11,7 +11,7 @@
 #include "tools/dist/profile.hpp"
 #include "tools/dist/search_args.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 // Every repetition of a search: its time (the slowest rank's search, from each rank's start
 // to its end: MPI's start-up and the gathering after are not in it) and every rank's
@@ -50,4 +50,4 @@ int dist_program_main(int argc, char** argv, const char* program,
                       const std::function<std::string()>& usage,
                       const std::function<int(int rank, int size)>& run);
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -9,7 +9,7 @@
 
 #include "tools/dist/fake_transport.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 void run_ranks_on_fake_network(const FakeRunOptions& run,
                                const std::function<void(Transport&)>& rank_main) {
@@ -54,4 +54,4 @@ void run_ranks_on_fake_network(const FakeRunOptions& run,
   }
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -11,7 +11,7 @@
 #include "tools/dist/transport.hpp"
 #include "tools/dist/tree_search.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct FakeRunOptions {
   int ranks = 2;
@@ -41,4 +41,4 @@ std::vector<RankOutcome<ExpandResult<Node, Expand>>> run_on_fake_network(
   return outcomes;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -8,7 +8,7 @@
 #include "tools/dist/splitmix.hpp"
 #include "tools/dist/steady_ns.hpp"
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
 std::uint64_t now_ns() { return static_cast<std::uint64_t>(steady_ns()); }
@@ -94,4 +94,4 @@ std::optional<Message> FakeNetwork::take(int rank) {
   return m;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

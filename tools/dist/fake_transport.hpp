@@ -17,7 +17,7 @@
 
 #include "tools/dist/transport.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 class FakeNetwork {
  public:
@@ -53,4 +53,4 @@ class FakeNetwork {
   std::atomic<bool> aborted_{false};
 };
 
-}  // namespace weft::dist
+}  // namespace dist

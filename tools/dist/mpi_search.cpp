@@ -4,7 +4,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
 // The counters of a profile, as doubles for one MPI_Gather (exact below 2^53).
@@ -117,4 +117,4 @@ std::vector<RankProfile> gather_profiles(MPI_Comm comm, const RankProfile& mine)
   return out;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

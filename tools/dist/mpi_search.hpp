@@ -4,7 +4,7 @@
 // least MPI_THREAD_FUNNELED's support: only the calling thread uses MPI.
 //
 //   MPI_Init(&argc, &argv);
-//   const std::uint64_t solutions = weft::dist::tree_search(root, expand, std::plus<>{});
+//   const std::uint64_t solutions = dist::tree_search(root, expand, std::plus<>{});
 //   MPI_Finalize();
 //
 // Each search uses a tag of its own (next_search_tag), so messages of an earlier search can
@@ -20,7 +20,7 @@
 #include "tools/dist/mpi_transport.hpp"
 #include "tools/dist/tree_search.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 // The next tag for a search on `comm`; every rank gets the same sequence because every rank
 // makes the same collective calls. Cycles within [1, MPI_TAG_UB].
@@ -60,4 +60,4 @@ ExpandResult<Node, Expand> tree_search(const Node& root, Expand&& expand, Combin
   return total;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
 struct Header {
@@ -107,4 +107,4 @@ void drain_strays(MPI_Comm comm, int tag) {
   }
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -15,7 +15,7 @@
 
 #include "tools/dist/transport.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 class MpiTransport final : public Transport {
  public:
@@ -56,4 +56,4 @@ class MpiTransport final : public Transport {
 // finished search may leave: requests nobody answered, answers nobody read).
 void drain_strays(MPI_Comm comm, int tag);
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace weft::dist {
+namespace dist {
 
 class NodeStack {
  public:
@@ -72,4 +72,4 @@ class NodeStack {
   std::size_t end_ = 0;
 };
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -1,5 +1,5 @@
 // weft-nqueens-dist: N-Queens (tools/dist/nqueens_tree.hpp) as a user tree of
-// weft::dist::tree_search, counted over MPI ranks with work stealing between them. Every
+// dist::tree_search, counted over MPI ranks with work stealing between them. Every
 // repetition's count is checked against the published counts (OEIS A000170); a wrong count
 // exits 1 on every rank, bad input 2.
 #include <mpi.h>
@@ -22,47 +22,46 @@ constexpr int kMaxN = 20;  // the largest board the published table covers
 
 struct Args {
   int n = 13;
-  weft::dist::SearchArgs common;
+  dist::SearchArgs common;
 };
 
 std::string usage() {
   return "usage: weft-nqueens-dist [--n N] [--steal one|half|fixed:D] [--chunk C] [--poll K]\n"
          "                         [--repeat R] [--seed S] [--json FILE]\n"
          "  Counts the solutions of N-Queens over MPI ranks with work stealing between them\n"
-         "  (weft::dist::tree_search); every count is checked against the published ones.\n"
+         "  (dist::tree_search); every count is checked against the published ones.\n"
          "  --n      the board's side, 1 to 20 (default 13)\n" +
-         weft::dist::search_args_usage();
+         dist::search_args_usage();
 }
 
 std::string parse(int argc, char** argv, bool& help, Args& a) {
-  return weft::dist::for_each_flag(
-      argc, argv, help, [&](std::string_view flag, std::string_view value) {
-        std::uint64_t n = 0;
-        if (flag == "--n") {
-          if (!weft::dist::parse_u64_in(value, 1, kMaxN, n)) {
-            return "--n " + std::string(value) + ": expected 1 to " + std::to_string(kMaxN);
-          }
-          a.n = static_cast<int>(n);
-        } else if (auto e = weft::dist::parse_search_arg(flag, value, a.common)) {
-          return *e;
-        } else {
-          return std::string(flag) + ": unknown option (--help lists them)";
-        }
-        return std::string();
-      });
+  return dist::for_each_flag(argc, argv, help, [&](std::string_view flag, std::string_view value) {
+    std::uint64_t n = 0;
+    if (flag == "--n") {
+      if (!dist::parse_u64_in(value, 1, kMaxN, n)) {
+        return "--n " + std::string(value) + ": expected 1 to " + std::to_string(kMaxN);
+      }
+      a.n = static_cast<int>(n);
+    } else if (auto e = dist::parse_search_arg(flag, value, a.common)) {
+      return *e;
+    } else {
+      return std::string(flag) + ": unknown option (--help lists them)";
+    }
+    return std::string();
+  });
 }
 
 int run(int rank, int size, const Args& args) {
-  const weft::dist::Placement root = weft::dist::Placement::empty_board(args.n);
-  const std::int64_t expected = workloads::NQueens::known_solutions(args.n);
-  weft::dist::Repetitions repetitions;
+  const dist::Placement root = dist::Placement::empty_board(args.n);
+  const std::int64_t expected = kernels::NQueens::known_solutions(args.n);
+  dist::Repetitions repetitions;
   std::uint64_t solutions = 0;
   bool exact = true;
   for (int rep = 0; rep < args.common.repeat; ++rep) {
     MPI_Barrier(MPI_COMM_WORLD);
-    weft::dist::RankProfile mine;
-    solutions = weft::dist::tree_search(root, weft::dist::ExpandPlacement{},
-                                        std::plus<std::uint64_t>{}, args.common.search, &mine);
+    dist::RankProfile mine;
+    solutions = dist::tree_search(root, dist::ExpandPlacement{}, std::plus<std::uint64_t>{},
+                                  args.common.search, &mine);
     repetitions.record(MPI_COMM_WORLD, mine);
     if (static_cast<std::int64_t>(solutions) != expected) {
       if (rank == 0) {
@@ -76,16 +75,15 @@ int run(int rank, int size, const Args& args) {
   const int status = exact ? 0 : 1;
   if (rank != 0) return status;
   std::printf("N-Queens %d on %d ranks, %s: %llu solutions (%s)\n", args.n, size,
-              weft::dist::describe_search(args.common).c_str(),
+              dist::describe_search(args.common).c_str(),
               static_cast<unsigned long long>(solutions), exact ? "exact" : "WRONG");
   std::fputs(repetitions.text(0).c_str(), stdout);
   if (args.common.json.empty()) return status;
-  const std::string json = "{\"bench\":\"nqueens-dist\",\"n\":" + std::to_string(args.n) + "," +
-                           weft::dist::search_json_members(args.common, size) +
-                           ",\"solutions\":" + std::to_string(solutions) +
-                           ",\"verified\":" + (exact ? "true" : "false") + "," +
-                           repetitions.json_members() + "}\n";
-  if (const std::string e = weft_bench::replace_file(args.common.json, json); !e.empty()) {
+  const std::string json =
+      "{\"bench\":\"nqueens-dist\",\"n\":" + std::to_string(args.n) + "," +
+      dist::search_json_members(args.common, size) + ",\"solutions\":" + std::to_string(solutions) +
+      ",\"verified\":" + (exact ? "true" : "false") + "," + repetitions.json_members() + "}\n";
+  if (const std::string e = bench_cli::replace_file(args.common.json, json); !e.empty()) {
     std::fprintf(stderr, "weft-nqueens-dist: --json %s: %s\n", args.common.json.c_str(), e.c_str());
     return 1;
   }
@@ -96,7 +94,7 @@ int run(int rank, int size, const Args& args) {
 
 int main(int argc, char** argv) {
   Args args;
-  return weft::dist::dist_program_main(
+  return dist::dist_program_main(
       argc, argv, "weft-nqueens-dist",
       [&](int c, char** v, bool& help) { return parse(c, v, help, args); }, usage,
       [&](int rank, int size) { return run(rank, size, args); });

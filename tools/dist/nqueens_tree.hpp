@@ -8,7 +8,7 @@
 
 #include "tools/dist/tree_search.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct Placement {
   std::uint32_t columns = 0;  // columns holding a queen
@@ -45,4 +45,4 @@ struct ExpandPlacement {
   }
 };
 
-}  // namespace weft::dist
+}  // namespace dist

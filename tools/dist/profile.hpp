@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace weft::dist {
+namespace dist {
 
 struct RankProfile {
   double seconds = 0;
@@ -49,4 +49,4 @@ struct RankProfile {
 // The q-quantile (0..1) of `samples` by the nearest rank; 0 for none.
 double quantile(std::vector<double> samples, double q);
 
-}  // namespace weft::dist
+}  // namespace dist

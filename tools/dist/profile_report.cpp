@@ -4,11 +4,11 @@
 
 #include "workloads/common/text_format.hpp"
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
-using bench_text::format;
-using bench_text::number;
+using common::format;
+using common::number;
 
 std::vector<double> all_of(const std::vector<RankProfile>& ranks,
                            std::vector<double> RankProfile::*field) {
@@ -97,4 +97,4 @@ std::string profile_json_members(const std::vector<RankProfile>& ranks) {
   return j;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

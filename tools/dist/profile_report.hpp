@@ -7,7 +7,7 @@
 
 #include "tools/dist/profile.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 // A row per rank: nodes, the four time shares in percent, and the exchange counters.
 std::string profile_table(const std::vector<RankProfile>& ranks);
@@ -21,4 +21,4 @@ std::string latency_line(const std::vector<RankProfile>& ranks);
 // members to put in an object.
 std::string profile_json_members(const std::vector<RankProfile>& ranks);
 
-}  // namespace weft::dist
+}  // namespace dist

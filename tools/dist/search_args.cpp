@@ -5,7 +5,7 @@
 #include "weft/config.hpp"
 #include "workloads/common/output_file.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 bool parse_u64_in(std::string_view text, std::uint64_t low, std::uint64_t high,
                   std::uint64_t& value) {
@@ -67,7 +67,7 @@ std::optional<std::string> parse_search_arg(std::string_view flag, std::string_v
     if (!parse_u64_in(value, 0, UINT64_MAX, n)) return "--seed " + v + ": expected a number";
     a.search.seed = n;
   } else if (flag == "--json") {
-    if (const std::string e = weft_bench::check_replaceable(v); !e.empty()) {
+    if (const std::string e = bench_cli::check_replaceable(v); !e.empty()) {
       return "--json " + v + ": " + e;
     }
     a.json = v;
@@ -77,4 +77,4 @@ std::optional<std::string> parse_search_arg(std::string_view flag, std::string_v
   return std::string();
 }
 
-}  // namespace weft::dist
+}  // namespace dist

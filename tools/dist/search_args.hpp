@@ -10,7 +10,7 @@
 
 #include "tools/dist/search_core.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct SearchArgs {
   SearchOptions search;
@@ -38,4 +38,4 @@ std::string search_args_usage();
 bool parse_u64_in(std::string_view text, std::uint64_t low, std::uint64_t high,
                   std::uint64_t& value);
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -12,7 +12,7 @@
 #include "tools/dist/steady_ns.hpp"
 #include "tools/dist/termination.hpp"
 
-namespace weft::dist {
+namespace dist {
 namespace {
 
 constexpr unsigned kMaxPollInterval = 1024;
@@ -235,4 +235,4 @@ RankProfile search_rank_erased(const ErasedTree& tree, const std::byte* root, Tr
   return Rank(tree, root, transport, options).run();
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -18,7 +18,7 @@
 #include "tools/dist/transport.hpp"
 #include "weft/config.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct SearchOptions {
   std::size_t chunk = 32;  // nodes a chunk, >= 1
@@ -43,4 +43,4 @@ struct ErasedTree {
 RankProfile search_rank_erased(const ErasedTree& tree, const std::byte* root, Transport& transport,
                                const SearchOptions& options);
 
-}  // namespace weft::dist
+}  // namespace dist

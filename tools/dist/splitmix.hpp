@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace weft::dist {
+namespace dist {
 
 inline std::uint64_t splitmix(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
@@ -13,4 +13,4 @@ inline std::uint64_t splitmix(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace weft::dist {
+namespace dist {
 
 inline std::int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -15,4 +15,4 @@ inline std::int64_t steady_ns() {
       .count();
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -24,7 +24,7 @@
 
 #include "tools/dist/transport.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 class Termination {
  public:
@@ -89,4 +89,4 @@ class Termination {
   std::uint64_t rounds_ = 0;
 };
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-namespace weft::dist {
+namespace dist {
 
 enum class MessageKind : std::uint8_t {
   kRequest,    // a thief asks for work; one outstanding request per thief
@@ -48,4 +48,4 @@ class Transport {
   virtual std::uint64_t bytes_received() const = 0;
 };
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -4,13 +4,13 @@
 // nodes between ranks as bytes; nothing else of a node is shared.
 //
 //   struct Queen { std::uint32_t cols, left, right; std::uint8_t row, n; };
-//   auto expand = [](const Queen& q, weft::dist::Children<Queen>& out) -> std::uint64_t {
+//   auto expand = [](const Queen& q, dist::Children<Queen>& out) -> std::uint64_t {
 //     if (q.row == q.n) return 1;  // a solution
 //     ... out.push(child) for each safe column ...
 //     return 0;
 //   };
-//   weft::dist::RankOutcome<std::uint64_t> mine =
-//       weft::dist::search_rank(transport, root, expand, std::plus<>{}, options);
+//   dist::RankOutcome<std::uint64_t> mine =
+//       dist::search_rank(transport, root, expand, std::plus<>{}, options);
 //
 // `Result{}` must be combine's identity, and combine associative and commutative: each rank
 // folds its nodes' contributions in the order it expands them, and the ranks' results are
@@ -24,7 +24,7 @@
 
 #include "tools/dist/search_core.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 // Where expand puts a node's children; the last pushed is expanded first.
 template <class Node>
@@ -80,4 +80,4 @@ RankOutcome<ExpandResult<Node, Expand>> search_rank(Transport& transport, const 
   return outcome;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -6,7 +6,7 @@
 #include "workloads/uts/presets.hpp"
 #include "workloads/uts/tree_flags.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 std::string uts_dist_usage() {
   return "usage: weft-uts-dist [--tree NAME] [-t -b -m -q -d -a -r -g -f VALUE ...]\n"
@@ -51,4 +51,4 @@ std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& a) {
   return "";
 }
 
-}  // namespace weft::dist
+}  // namespace dist

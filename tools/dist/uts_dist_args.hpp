@@ -8,7 +8,7 @@
 #include "workloads/uts/presets.hpp"
 #include "workloads/uts/tree.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct UtsDistArgs {
   std::string tree_name = "T3";  // the preset, and the reference flags over it if any
@@ -25,4 +25,4 @@ std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& args);
 
 std::string uts_dist_usage();
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -1,5 +1,5 @@
 // weft-uts-dist: Unbalanced Tree Search over MPI ranks with work stealing between them
-// (docs/DISTRIBUTED.md), UTS as a user tree of weft::dist::tree_search. Every rank parses the
+// (docs/DISTRIBUTED.md), UTS as a user tree of dist::tree_search. Every rank parses the
 // same command line; rank 0 alone speaks. Each repetition's counts are checked against the
 // preset's published size (or a serial count of a custom tree); a wrong count exits 1 on
 // every rank, bad input 2.
@@ -34,7 +34,7 @@ std::chrono::nanoseconds slowdown(int rank) {
   return std::chrono::microseconds(n > 0 ? n : 5);
 }
 
-int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
+int run(int rank, int size, const dist::UtsDistArgs& args) {
   const uts::Tree tree(args.tree);
   const uts::Preset* const published = args.published;
   uts::Counts expected;
@@ -56,15 +56,15 @@ int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
     std::fprintf(stderr, "weft-uts-dist: rank %d: failing as WEFT_DIST_FAIL_RANK asks\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
-  const weft::dist::UtsExpand expand{&tree, slowdown(rank)};
-  weft::dist::Repetitions repetitions;
+  const dist::UtsExpand expand{&tree, slowdown(rank)};
+  dist::Repetitions repetitions;
   uts::Counts total;
   bool exact = true;
   for (int rep = 0; rep < args.common.repeat; ++rep) {
     MPI_Barrier(MPI_COMM_WORLD);
-    weft::dist::RankProfile mine;
-    total = weft::dist::tree_search(tree.root(), expand, weft::dist::CombineCounts{},
-                                    args.common.search, &mine);
+    dist::RankProfile mine;
+    total =
+        dist::tree_search(tree.root(), expand, dist::CombineCounts{}, args.common.search, &mine);
     repetitions.record(MPI_COMM_WORLD, mine);
     if (rank == 0 && !matches(total)) {
       std::fprintf(stderr, "weft-uts-dist: repetition %d counted %llu nodes, expected %llu\n",
@@ -77,19 +77,19 @@ int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (rank != 0) return status;
   std::printf("UTS %s on %d ranks, %s: %llu nodes, %llu leaves, depth %d (%s)\n",
-              args.tree_name.c_str(), size, weft::dist::describe_search(args.common).c_str(),
+              args.tree_name.c_str(), size, dist::describe_search(args.common).c_str(),
               static_cast<unsigned long long>(total.nodes),
               static_cast<unsigned long long>(total.leaves), total.max_depth,
               exact ? "exact" : "WRONG");
   std::fputs(repetitions.text(total.nodes).c_str(), stdout);
   if (args.common.json.empty()) return status;
   const std::string json =
-      "{\"bench\":\"uts-dist\",\"tree\":" + bench_text::quote(args.tree_name) + "," +
-      weft::dist::search_json_members(args.common, size) +
-      ",\"nodes\":" + std::to_string(total.nodes) + ",\"leaves\":" + std::to_string(total.leaves) +
+      "{\"bench\":\"uts-dist\",\"tree\":" + common::quote(args.tree_name) + "," +
+      dist::search_json_members(args.common, size) + ",\"nodes\":" + std::to_string(total.nodes) +
+      ",\"leaves\":" + std::to_string(total.leaves) +
       ",\"max_depth\":" + std::to_string(total.max_depth) +
       ",\"verified\":" + (exact ? "true" : "false") + "," + repetitions.json_members() + "}\n";
-  if (const std::string e = weft_bench::replace_file(args.common.json, json); !e.empty()) {
+  if (const std::string e = bench_cli::replace_file(args.common.json, json); !e.empty()) {
     std::fprintf(stderr, "weft-uts-dist: --json %s: %s\n", args.common.json.c_str(), e.c_str());
     return 1;
   }
@@ -99,13 +99,13 @@ int run(int rank, int size, const weft::dist::UtsDistArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  weft::dist::UtsDistArgs args;
-  return weft::dist::dist_program_main(
+  dist::UtsDistArgs args;
+  return dist::dist_program_main(
       argc, argv, "weft-uts-dist",
       [&](int c, char** v, bool& help) {
-        const std::string error = weft::dist::parse_uts_dist_args(c, v, args);
+        const std::string error = dist::parse_uts_dist_args(c, v, args);
         help = args.help;
         return error;
       },
-      weft::dist::uts_dist_usage, [&](int rank, int size) { return run(rank, size, args); });
+      dist::uts_dist_usage, [&](int rank, int size) { return run(rank, size, args); });
 }

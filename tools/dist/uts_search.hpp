@@ -10,7 +10,7 @@
 #include "workloads/uts/counts.hpp"
 #include "workloads/uts/tree.hpp"
 
-namespace weft::dist {
+namespace dist {
 
 struct UtsExpand {
   const uts::Tree* tree;
@@ -58,4 +58,4 @@ inline uts::Counts combined_counts(const std::vector<RankOutcome<uts::Counts>>& 
   return total;
 }
 
-}  // namespace weft::dist
+}  // namespace dist

@@ -46,10 +46,10 @@ struct LoopSchedule {
   }
 
   // "default", "static", "dynamic[:K]", "guided[:K]", "factoring" or "auto", K in [1, 2^62]
-  // (1 when left out); throws workloads::SizeError "--schedule <text>: <what is wrong>".
+  // (1 when left out); throws kernels::SizeError "--schedule <text>: <what is wrong>".
   static LoopSchedule parse(std::string_view text) {
     const auto fail = [text](std::string_view why) {
-      return workloads::SizeError("--schedule " + std::string(text) + ": " + std::string(why));
+      return kernels::SizeError("--schedule " + std::string(text) + ": " + std::string(why));
     };
     const std::size_t colon = text.find(':');
     const std::string_view name = text.substr(0, colon);

@@ -24,6 +24,6 @@ int main(int argc, char** argv) {
   if (name.starts_with("weft-peer-")) name.remove_prefix(std::string_view("weft-peer-").size());
   return peers::peer_main(name, argc, argv,
                           [](int workers, std::string_view loops, peers::LoopSchedule schedule) {
-                            return workloads::OmpPar(workers, loops, schedule);
+                            return kernels::OmpPar(workers, loops, schedule);
                           });
 }

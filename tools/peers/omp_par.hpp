@@ -43,7 +43,7 @@
 #include "tools/peers/loop_schedule.hpp"
 #include "workloads/kernels/par.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class OmpPar {
  public:
@@ -203,4 +203,4 @@ class OmpPar {
   std::atomic<unsigned> seen_{0};
 };
 
-}  // namespace workloads
+}  // namespace kernels

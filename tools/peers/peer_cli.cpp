@@ -10,7 +10,7 @@
 namespace peers {
 namespace {
 
-using bench_text::quote;
+using common::quote;
 
 // The same bounds as the Rayon peer and weft-bench --workers.
 constexpr std::int64_t kMaxWorkers = 4096;
@@ -31,40 +31,40 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
     }
     if (flag != "--workload" && flag != "--workers" && flag != "--repeat" && flag != "--loops" &&
         flag != "--schedule")
-      throw workloads::SizeError(std::string(flag) + ": unknown option");
-    if (i + 1 == args.size()) throw workloads::SizeError(std::string(flag) + ": needs a value");
+      throw kernels::SizeError(std::string(flag) + ": unknown option");
+    if (i + 1 == args.size()) throw kernels::SizeError(std::string(flag) + ": needs a value");
     const std::string_view value = args[++i];
     if (flag == "--workload") {
-      options.spec = workloads::parse_spec(value);
+      options.spec = kernels::parse_spec(value);
       have_workload = true;
     } else if (flag == "--loops") {
       if (std::find(variants.begin(), variants.end(), value) == variants.end()) {
         std::string known;
         for (const std::string_view v : variants)
           known += (known.empty() ? "" : ", ") + std::string(v);
-        throw workloads::SizeError(std::string(flag) + " " + std::string(value) +
-                                   ": unknown loop variant (known: " + known + ")");
+        throw kernels::SizeError(std::string(flag) + " " + std::string(value) +
+                                 ": unknown loop variant (known: " + known + ")");
       }
       options.loops = value;
     } else if (flag == "--schedule") {
       options.schedule = LoopSchedule::parse(value);
       have_schedule = true;
     } else if (flag == "--workers") {
-      options.workers = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxWorkers));
+      options.workers = static_cast<int>(kernels::parse_count(value, flag, 1, kMaxWorkers));
     } else {
-      options.repeat = static_cast<int>(workloads::parse_count(value, flag, 1, kMaxRepeat));
+      options.repeat = static_cast<int>(kernels::parse_count(value, flag, 1, kMaxRepeat));
     }
   }
   if (options.list || options.list_loops) return options;
-  if (!have_workload) throw workloads::SizeError("--workload: is required");
+  if (!have_workload) throw kernels::SizeError("--workload: is required");
   for (const auto& [given, name] :
        {std::pair{!options.loops.empty(), "--loops"}, std::pair{have_schedule, "--schedule"}}) {
-    if (given && !workloads::is_loop_workload(options.spec.name)) {
-      throw workloads::SizeError(std::string(name) + ": applies to the loop workloads only, not " +
-                                 options.spec.name);
+    if (given && !kernels::is_loop_workload(options.spec.name)) {
+      throw kernels::SizeError(std::string(name) + ": applies to the loop workloads only, not " +
+                               options.spec.name);
     }
   }
-  if (options.workers == 0) throw workloads::SizeError("--workers: is required");
+  if (options.workers == 0) throw kernels::SizeError("--workers: is required");
   const auto runs = [&](std::string_view v) {
     return runs_under == nullptr || runs_under(v, options.schedule);
   };
@@ -72,11 +72,10 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
     std::string under;
     for (const std::string_view v : variants)
       if (runs(v)) under += (under.empty() ? "" : ", ") + std::string(v);
-    throw workloads::SizeError("--loops " + options.loops + ": does not run under --schedule " +
-                               options.schedule.spec() + " (these do: " + under + ")");
+    throw kernels::SizeError("--loops " + options.loops + ": does not run under --schedule " +
+                             options.schedule.spec() + " (these do: " + under + ")");
   }
-  if (options.loops.empty() && !variants.empty() &&
-      workloads::is_loop_workload(options.spec.name)) {
+  if (options.loops.empty() && !variants.empty() && kernels::is_loop_workload(options.spec.name)) {
     const auto first = std::find_if(variants.begin(), variants.end(), runs);
     if (first != variants.end()) options.loops = *first;
   }
@@ -84,7 +83,7 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
 }
 
 std::string outcome_line(std::string_view peer, const PeerOptions& options,
-                         const workloads::Outcome& outcome) {
+                         const kernels::Outcome& outcome) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.9f", outcome.seconds);
   std::string line = "{\"peer\":" + quote(std::string(peer)) +
@@ -99,7 +98,7 @@ std::string outcome_line(std::string_view peer, const PeerOptions& options,
 }
 
 void print_workloads() {
-  for (const workloads::WorkloadInfo& info : workloads::workload_list())
+  for (const kernels::WorkloadInfo& info : kernels::workload_list())
     std::printf("%.*s %.*s\n", static_cast<int>(info.name.size()), info.name.data(),
                 static_cast<int>(info.default_size.size()), info.default_size.data());
 }

@@ -42,7 +42,7 @@ struct PeerOptions {
   bool list_loops = false;
   std::string loops;      // "" = the backend's default, the first variant running `schedule`
   LoopSchedule schedule;  // --schedule; the default when not given
-  workloads::Spec spec;
+  kernels::Spec spec;
   int workers = 0;
   int repeat = 1;
 };
@@ -50,7 +50,7 @@ struct PeerOptions {
 // Whether a backend's loop variant runs under a schedule (its runs_under()).
 using RunsUnder = bool (*)(std::string_view variant, const LoopSchedule& schedule);
 
-// Throws workloads::SizeError "<argument>: <what is wrong>". `variants` are the backend's loop
+// Throws kernels::SizeError "<argument>: <what is wrong>". `variants` are the backend's loop
 // variants, which --loops must name; `runs_under` (none: every variant runs every schedule)
 // says which run under --schedule. An empty --loops becomes the first variant that does.
 PeerOptions parse_peer_args(std::span<const std::string_view> args,
@@ -59,7 +59,7 @@ PeerOptions parse_peer_args(std::span<const std::string_view> args,
 
 // The protocol's line for one run.
 std::string outcome_line(std::string_view peer, const PeerOptions& options,
-                         const workloads::Outcome& outcome);
+                         const kernels::Outcome& outcome);
 
 // Prints --list's lines.
 void print_workloads();
@@ -92,8 +92,8 @@ int peer_main(std::string_view peer, int argc, char** argv, MakePar make_par) {
   // No timed run pays for the backend's thread start-up or wake-up (weft-bench warms its
   // weft runtimes up the same way before each of their runs).
   for (int rep = 0; rep < options.repeat; ++rep) {
-    workloads::warm_up(par);
-    const workloads::Outcome outcome = workloads::run_spec(options.spec, par);
+    kernels::warm_up(par);
+    const kernels::Outcome outcome = kernels::run_spec(options.spec, par);
     std::printf("%s\n", outcome_line(peer, options, outcome).c_str());
     std::fflush(stdout);
     if (!outcome.error.empty()) return 1;

@@ -6,7 +6,7 @@ int main(int argc, char** argv) {
   // TbbPar owns a task_arena and a global_control, neither movable: made in place.
   return peers::peer_main(
       "tbb", argc, argv,
-      [](int workers, std::string_view loops, peers::LoopSchedule schedule) -> workloads::TbbPar {
-        return workloads::TbbPar(workers, loops, schedule);
+      [](int workers, std::string_view loops, peers::LoopSchedule schedule) -> kernels::TbbPar {
+        return kernels::TbbPar(workers, loops, schedule);
       });
 }

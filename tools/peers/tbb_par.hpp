@@ -37,7 +37,7 @@
 #include "tools/peers/loop_schedule.hpp"
 #include "workloads/kernels/par.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class TbbPar {
  public:
@@ -139,4 +139,4 @@ class TbbPar {
   tbb::affinity_partitioner outer_affinity_;  // the depth-0 loops'
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -2,7 +2,7 @@
 // against, and, with fib(n + 1) - 1, the number of spawns of the doubly recursive fib(n).
 #pragma once
 
-namespace bench_common {
+namespace common {
 
 inline long fib_by_iteration(int n) {
   long a = 0, b = 1;
@@ -14,4 +14,4 @@ inline long fib_by_iteration(int n) {
   return a;
 }
 
-}  // namespace bench_common
+}  // namespace common

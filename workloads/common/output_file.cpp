@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -79,4 +79,4 @@ std::string replace_file(const std::string& path, const std::string& text) {
   return error;
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

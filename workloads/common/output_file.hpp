@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace weft_bench {
+namespace bench_cli {
 
 // Whether two output paths name the same file: equal once made absolute and normalised, or
 // the same file on disk (through symbolic links, or hard links when both exist).
@@ -20,4 +20,4 @@ std::string check_replaceable(const std::string& path);
 // was.
 std::string replace_file(const std::string& path, const std::string& text);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-namespace bench_text {
+namespace common {
 
 template <class... Args>
 std::string format(const char* fmt, Args... args) {
@@ -40,4 +40,4 @@ inline std::string quote(const std::string& s) {
 // JSON has no inf or nan: write null for them.
 inline std::string number(double x) { return std::isfinite(x) ? format("%.9g", x) : "null"; }
 
-}  // namespace bench_text
+}  // namespace common

@@ -29,7 +29,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads::dense {
+namespace kernels::dense {
 
 // The orders parse accepts: at least one 16×16 block, at most 3 × 512 MiB of inputs+output.
 inline constexpr std::size_t kMinOrder = 16;
@@ -267,4 +267,4 @@ class SquareProduct {
   Matrix a_, b_, c_;
 };
 
-}  // namespace workloads::dense
+}  // namespace kernels::dense

@@ -14,7 +14,7 @@
 
 #include "workloads/kernels/par.hpp"
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 using Complex = std::complex<double>;
@@ -201,4 +201,4 @@ std::string Fft::result() const {
   return format("X[1]=(%.6e,%.6e)", output_[1].real(), output_[1].imag());
 }
 
-}  // namespace workloads
+}  // namespace kernels

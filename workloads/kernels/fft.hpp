@@ -34,7 +34,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class Fft {
  public:
@@ -109,4 +109,4 @@ class Fft {
   const Complex* level_roots(std::size_t m) const { return twiddles_.data() + m / 2; }
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -1,6 +1,6 @@
 #include "workloads/kernels/fib.hpp"
 
-namespace workloads {
+namespace kernels {
 
 Fib::Params Fib::parse(std::string_view size) {
   // fib(92) is the largest that fits a 64-bit long; 50 already takes hours in tasks.
@@ -18,4 +18,4 @@ std::string Fib::result() const {
   return "fib(" + std::to_string(n_) + ") = " + std::to_string(value_);
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -8,10 +8,10 @@
 #include "workloads/common/fib_reference.hpp"
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 // fib(n) by iteration: the reference every Fibonacci run is checked against.
-using bench_common::fib_by_iteration;
+using common::fib_by_iteration;
 
 class Fib {
  public:
@@ -44,4 +44,4 @@ class Fib {
   long value_ = -1;
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -7,7 +7,7 @@
 #include "workloads/kernels/par.hpp"
 #include "workloads/kernels/seed_mix.hpp"
 
-namespace workloads {
+namespace kernels {
 
 GaussJordan::Params GaussJordan::parse(std::string_view size) {
   const auto fields = split_size(size, 1, 2, "N[:SEED] (e.g. 300)");
@@ -61,4 +61,4 @@ std::uint64_t GaussJordan::iterations() const {
   return total;
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -32,7 +32,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class GaussJordan {
  public:
@@ -90,4 +90,4 @@ void GaussJordan::eliminate(Par& par, std::vector<double>& a) const {
   }
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -6,7 +6,7 @@
 
 #include "workloads/kernels/seed_mix.hpp"
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 constexpr std::array<std::string_view, 6> kOrderNames = {"ijk", "ikj", "jik", "jki", "kij", "kji"};
@@ -95,4 +95,4 @@ std::string MatmulLoops::result() const {
   return "sum(C) = " + std::to_string(sum);
 }
 
-}  // namespace workloads
+}  // namespace kernels

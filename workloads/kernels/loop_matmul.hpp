@@ -31,7 +31,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class MatmulLoops {
  public:
@@ -143,4 +143,4 @@ void MatmulLoops::compute(Par& par) {
   }
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -6,7 +6,7 @@
 
 #include "workloads/kernels/seed_mix.hpp"
 
-namespace workloads {
+namespace kernels {
 
 TwoLevelNest::TwoLevelNest(std::string_view name, std::vector<std::size_t> trips)
     : name_(name), trips_(std::move(trips)), offset_(trips_.size() + 1, 0) {
@@ -111,4 +111,4 @@ std::string EmptyLoop::verify() const {
 
 std::string EmptyLoop::result() const { return "iterations " + std::to_string(hits_.size()); }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -24,7 +24,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 // The inner iteration's work: kStampRounds rounds of a 32-bit multiply-xorshift hash (a few
 // nanoseconds), odd.
@@ -145,4 +145,4 @@ class EmptyLoop {
   std::vector<std::uint8_t> hits_;
 };
 
-}  // namespace workloads
+}  // namespace kernels

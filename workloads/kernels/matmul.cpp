@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace workloads {
+namespace kernels {
 
 Matmul::Params Matmul::parse(std::string_view size) {
   return Params{.n = dense::parse_order(size, kName)};
@@ -28,4 +28,4 @@ std::string Matmul::verify() const {
   return dense::check_product(a_, b_, c_, static_cast<double>(n_) * 0x1.0p-52);
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -29,7 +29,7 @@
 #include "workloads/kernels/dense_kernel.hpp"
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class Matmul : public dense::SquareProduct {
  public:
@@ -89,4 +89,4 @@ void Matmul::multiply(Par& par, dense::ConstBlock a, dense::ConstBlock b, dense:
                        [&](std::size_t first, std::size_t last) { add_rows(c, t, first, last); });
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -3,7 +3,7 @@
 
 #include <array>
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 // OEIS A000170: the number of ways to place n non-attacking queens on an n x n board, for
@@ -38,4 +38,4 @@ std::string NQueens::verify() const {
 
 std::string NQueens::result() const { return "solutions=" + std::to_string(solutions_); }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -23,7 +23,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class NQueens {
  public:
@@ -102,4 +102,4 @@ class NQueens {
   std::int64_t solutions_ = -1;  // -1 until compute: never a valid count
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -33,7 +33,7 @@
 #include <string_view>
 #include <utility>
 
-namespace workloads {
+namespace kernels {
 
 // The index of `name` in a backend's loop variants (its kLoopVariants), "" meaning the
 // first; throws std::invalid_argument naming `backend` for an unknown one.
@@ -83,4 +83,4 @@ class SerialPar {
   }
 };
 
-}  // namespace workloads
+}  // namespace kernels

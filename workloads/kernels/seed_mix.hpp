@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace workloads {
+namespace kernels {
 
 inline std::uint64_t seed_mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -23,4 +23,4 @@ inline std::uint64_t seeded(std::uint64_t seed, std::uint64_t index) {
 // Uniform in [0, 1): the top 53 bits.
 inline double unit_uniform(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1p-53; }
 
-}  // namespace workloads
+}  // namespace kernels

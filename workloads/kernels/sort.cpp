@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 // splitmix64 (Steele, Lea & Flood 2014; Vigna's public-domain code): one step of the
@@ -71,4 +71,4 @@ std::string Sort::result() const {
          " max=" + std::to_string(*max);
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -35,7 +35,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class Sort {
  public:
@@ -135,4 +135,4 @@ class Sort {
   std::vector<std::int32_t> scratch_;  // compute's second buffer
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -12,7 +12,7 @@
 
 #include "workloads/kernels/par.hpp"
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 // splitmix64's finaliser: a good 64-bit mix, so element values are a pure function of
@@ -314,4 +314,4 @@ std::string SparseLu::result() const {
                 blocks_per_side_ * blocks_per_side_, checksum);
 }
 
-}  // namespace workloads
+}  // namespace kernels

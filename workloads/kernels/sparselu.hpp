@@ -31,7 +31,7 @@
 
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class SparseLu {
  public:
@@ -144,4 +144,4 @@ class SparseLu {
   std::vector<double> row_abs_sums_;
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace workloads {
+namespace kernels {
 
 Strassen::Params Strassen::parse(std::string_view size) {
   return Params{.n = dense::parse_order(size, kName)};
@@ -65,4 +65,4 @@ std::string Strassen::verify() const {
   return dense::check_product(a_, b_, c_, 1e-9 * static_cast<double>(n_));
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -32,7 +32,7 @@
 #include "workloads/kernels/dense_kernel.hpp"
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class Strassen : public dense::SquareProduct {
  public:
@@ -123,4 +123,4 @@ void Strassen::run_product(Par& par, const Product& product) {
   multiply(par, left, right, product.out);
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -1,6 +1,6 @@
 #include "workloads/kernels/suite.hpp"
 
-namespace workloads {
+namespace kernels {
 
 std::vector<WorkloadInfo> workload_list() {
   return []<class... W>(std::type_identity<std::tuple<W...>>) {
@@ -39,4 +39,4 @@ std::string_view default_specs() {
   return "fib:35,uts:T3,nqueens:13,strassen:1024,sparselu:50x100,fft:2^22,sort:1e7,matmul:1024";
 }
 
-}  // namespace workloads
+}  // namespace kernels

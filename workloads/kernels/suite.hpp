@@ -23,7 +23,7 @@
 #include "workloads/kernels/uts_tasks.hpp"
 #include "workloads/kernels/workload.hpp"
 
-namespace workloads {
+namespace kernels {
 
 // In the order weft-bench compare runs them by default: the irregular ones first.
 using ForkJoinWorkloads = std::tuple<Fib, Uts, NQueens, Strassen, SparseLu, Fft, Sort, Matmul>;
@@ -88,4 +88,4 @@ void warm_up(Par& par) {
   (void)run_spec(Spec{"fib", "20"}, par);
 }
 
-}  // namespace workloads
+}  // namespace kernels

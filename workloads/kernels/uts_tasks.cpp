@@ -5,7 +5,7 @@
 #include "workloads/uts/presets.hpp"
 #include "workloads/uts/uts_seq.hpp"
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 std::string preset_names() {
@@ -55,4 +55,4 @@ std::string Uts::verify() const {
 
 std::string Uts::result() const { return describe(counts_); }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -27,7 +27,7 @@
 #include "workloads/uts/counts.hpp"
 #include "workloads/uts/tree.hpp"
 
-namespace workloads {
+namespace kernels {
 
 class Uts {
  public:
@@ -127,4 +127,4 @@ class Uts {
   uts::Counts counts_;  // all zero until compute: no tree has zero nodes
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -9,7 +9,7 @@
 #include <utility>
 #include <weft/weft.hpp>
 
-namespace workloads {
+namespace kernels {
 
 class WeftPar {
  public:
@@ -49,4 +49,4 @@ class WeftPar {
   weft::LoopOptions loops_;
 };
 
-}  // namespace workloads
+}  // namespace kernels

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-namespace workloads {
+namespace kernels {
 namespace {
 
 bool parse_int(std::string_view text, std::int64_t& out) {
@@ -71,4 +71,4 @@ std::vector<std::string_view> split_size(std::string_view size, std::size_t min,
   return fields;
 }
 
-}  // namespace workloads
+}  // namespace kernels

@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-namespace workloads {
+namespace kernels {
 
 // A bad size or workload name. The message is "<spec>: <what is wrong>".
 class SizeError : public std::invalid_argument {
@@ -78,4 +78,4 @@ std::uint64_t parse_seed(std::string_view text);
 std::vector<std::string_view> split_size(std::string_view size, std::size_t min, std::size_t max,
                                          std::string_view form);
 
-}  // namespace workloads
+}  // namespace kernels

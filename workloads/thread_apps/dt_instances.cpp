@@ -29,9 +29,9 @@ std::vector<Instance> make_instances(std::size_t count, std::uint64_t seed, doub
     Instance& inst = out[i];
     for (int a = 0; a < kAttributes; ++a) {
       inst.attr[static_cast<std::size_t>(a)] =
-          grid_uniform(workloads::seeded(seed, base + static_cast<std::uint64_t>(a)));
+          grid_uniform(kernels::seeded(seed, base + static_cast<std::uint64_t>(a)));
     }
-    const bool flip = workloads::unit_uniform(workloads::seeded(seed, base + kAttributes)) < noise;
+    const bool flip = kernels::unit_uniform(kernels::seeded(seed, base + kAttributes)) < noise;
     inst.label = (concept_label(inst.attr) != flip) ? 1u : 0u;
   }
   return out;

@@ -16,7 +16,7 @@ namespace {
 class UniformStream {
  public:
   explicit UniformStream(std::uint64_t seed) : seed_(seed) {}
-  double next() { return workloads::unit_uniform(workloads::seeded(seed_, index_++)); }
+  double next() { return kernels::unit_uniform(kernels::seeded(seed_, index_++)); }
 
  private:
   std::uint64_t seed_;

@@ -12,7 +12,7 @@
 #include "workloads/kernels/suite.hpp"
 #include "workloads/uts/tree_flags.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 // A whole decimal number in [lo, hi], or a UsageError naming `argument`.
@@ -54,7 +54,7 @@ std::vector<std::string_view> split_list(std::string_view argument, std::string_
 
 std::string workload_names() {
   std::string names;
-  for (const auto& w : workloads::workload_list())
+  for (const auto& w : kernels::workload_list())
     names += (names.empty() ? "" : ", ") + std::string(w.name) + ":" + std::string(w.default_size);
   return names;
 }
@@ -117,8 +117,8 @@ std::vector<T> parse_choices(std::string_view option, std::string_view text,
 }
 
 // --bench's list: micro, matmul, tree, many, each once in the order given.
-std::vector<threads_bench::Bench> parse_benches(std::string_view text) {
-  using threads_bench::Bench;
+std::vector<bench_threads::Bench> parse_benches(std::string_view text) {
+  using bench_threads::Bench;
   std::vector<Bench> benches;
   for (std::string_view s : split_list("--bench", text)) {
     Bench b{};
@@ -185,8 +185,8 @@ std::size_t parse_bytes(std::string_view argument, std::string_view text, std::s
   const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   const bool number = !digits.empty() && ec == std::errc{} && ptr == digits.data() + digits.size();
   if (!number || v > hi / unit || v * unit < lo || v * unit > hi) {
-    throw UsageError(argument, "expected a size from " + threads_bench::bytes_text(lo) + " to " +
-                                   threads_bench::bytes_text(hi) +
+    throw UsageError(argument, "expected a size from " + bench_threads::bytes_text(lo) + " to " +
+                                   bench_threads::bytes_text(hi) +
                                    " (bytes, or with a K, M or G suffix), got \"" +
                                    std::string(text) + "\"");
   }
@@ -281,8 +281,8 @@ std::vector<std::string> parse_workload_specs(std::string_view text) {
   std::vector<std::string> specs;
   for (std::string_view s : split_list("--workloads", text)) {
     try {
-      specs.push_back(workloads::parse_spec(s).text());
-    } catch (const workloads::SizeError& e) {
+      specs.push_back(kernels::parse_spec(s).text());
+    } catch (const kernels::SizeError& e) {
       throw UsageError("--workloads", e.what());
     }
   }
@@ -374,7 +374,7 @@ Options parse_args(std::span<const std::string_view> args) {
     o.command = Command::kCompare;
     o.workers = {2};
     o.repeat = 3;
-    o.workload_specs = parse_workload_specs(workloads::default_specs());
+    o.workload_specs = parse_workload_specs(kernels::default_specs());
     o.peers = known_peers();
   } else if (sub == "threads") {
     o.command = Command::kThreads;
@@ -732,4 +732,4 @@ weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
   return c;
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

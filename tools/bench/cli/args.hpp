@@ -17,7 +17,7 @@
 #include "workloads/uts/tree.hpp"
 #include "workloads/uts/uts_weft.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 class UsageError : public std::runtime_error {
  public:
@@ -89,7 +89,7 @@ struct Options {
   // fib
   int fib_n = 35;
   // compare
-  std::vector<std::string> workload_specs;  // each accepted by workloads::parse_spec
+  std::vector<std::string> workload_specs;  // each accepted by kernels::parse_spec
   std::vector<std::string> peers;           // names from known_peers(), each maybe "/VARIANT"
   // Loop workloads: weft's schedules, one series each (Schedule::spec()); empty = the one
   // the Config from the environment names.
@@ -113,7 +113,7 @@ struct Options {
   std::vector<std::string> command_line;
   // threads: what to run (its repeat and workers are copied from the shared fields above,
   // workers only when --workers was given: each benchmark has its own default).
-  threads_bench::Settings threads;
+  bench_threads::Settings threads;
 
   // Whether any of --loops, --frames and --adaptive was given (compare's labels then show
   // every weft loop series' settings).
@@ -145,4 +145,4 @@ weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
 // The --help text.
 std::string usage();
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -18,7 +18,7 @@
 #include "workloads/kernels/par.hpp"
 #include "workloads/kernels/weft_par.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 std::string program_dir() {
@@ -49,7 +49,7 @@ void add_stats(CompareRun& run, const weft::Stats& stats) {
     run.per_worker[i] += stats.per_worker[i];
 }
 
-void check(const CompareRun& run, const workloads::Spec& spec, const std::string& error) {
+void check(const CompareRun& run, const kernels::Spec& spec, const std::string& error) {
   if (!error.empty()) throw VerifyError(spec.text() + " on " + run.label() + ": " + error);
 }
 
@@ -155,9 +155,9 @@ std::vector<std::optional<LoopSettings>> weft_loop_settings(const Options& o, bo
 // Sets up every implementation of `spec`: serial first, then weft per mechanism, policy,
 // schedule and loop settings (loop workloads) and worker count, then the peers, per loop
 // variant and schedule on a loop workload (skipped ones keep their reason and never run).
-CompareWorkload plan(const Options& o, const workloads::Spec& spec, const std::string& peer_dir,
+CompareWorkload plan(const Options& o, const kernels::Spec& spec, const std::string& peer_dir,
                      std::vector<WeftSlot>& weft_slots) {
-  CompareWorkload w{spec, {}, workloads::is_loop_workload(spec.name), 0, {}, 0};
+  CompareWorkload w{spec, {}, kernels::is_loop_workload(spec.name), 0, {}, 0};
   w.runs.push_back(make_run("serial", "", 1, ""));
   const std::vector<std::optional<LoopSettings>> settings = weft_loop_settings(o, w.loops);
   for (const weft::StealMechanism mechanism : o.mechanisms) {
@@ -238,7 +238,7 @@ std::vector<PeerRatio> peer_ratios(const CompareWorkload& workload) {
     if (!peer.is_peer() || peer.times.empty()) continue;
     const CompareRun* weft = weft_run_for_peer(workload, peer);
     if (weft == nullptr || weft->times.empty()) continue;
-    const std::vector<double> per_rep = weft_stats::paired_ratios(weft->times, peer.times);
+    const std::vector<double> per_rep = bench_stats::paired_ratios(weft->times, peer.times);
     ratios.push_back({weft, &peer, median(per_rep), min_of(per_rep), max_of(per_rep)});
   }
   return ratios;
@@ -322,7 +322,7 @@ std::vector<WeftPair> weft_pairs(const CompareWorkload& workload) {
           return setting.name(*r) == values[k] && alike_but(setting, *a, *r);
         });
         if (b == weft.end()) continue;
-        const std::vector<double> per_rep = weft_stats::paired_ratios(a->times, (*b)->times);
+        const std::vector<double> per_rep = bench_stats::paired_ratios(a->times, (*b)->times);
         pairs.push_back(
             {setting.field,
              std::string(setting.prefix).append(values[0]).append("/").append(values[k]),
@@ -341,17 +341,17 @@ namespace {
 void run_repetition(CompareWorkload& w, std::vector<WeftSlot>& weft_slots,
                     const std::string& peer_dir, std::uint64_t order_seed,
                     const std::function<void(const CompareRun&)>& before) {
-  workloads::SerialPar serial;
-  const workloads::Spec& spec = w.spec;
+  kernels::SerialPar serial;
+  const kernels::Spec& spec = w.spec;
   const int rep = w.repetitions + 1;
   for (const std::size_t i :
-       weft_stats::block_order(w.runs.size(), order_seed, static_cast<std::uint64_t>(rep))) {
+       bench_stats::block_order(w.runs.size(), order_seed, static_cast<std::uint64_t>(rep))) {
     CompareRun& run = w.runs[i];
     if (!run.skipped.empty()) continue;
     before(run);
     double seconds = 0;
     if (run.impl == "serial") {
-      const workloads::Outcome out = workloads::run_spec(spec, serial);
+      const kernels::Outcome out = kernels::run_spec(spec, serial);
       check(run, spec, out.error);
       seconds = out.seconds;
       run.result = out.result;
@@ -363,9 +363,9 @@ void run_repetition(CompareWorkload& w, std::vector<WeftSlot>& weft_slots,
       weft::Stats stats;
       weft::LoopOptions loops;
       if (!run.schedule.empty()) loops.schedule = weft::Schedule::parse(run.schedule);
-      workloads::WeftPar par(rt, &stats, loops);
-      workloads::warm_up(par);  // as each peer's process does before its timed run
-      const workloads::Outcome out = workloads::run_spec(spec, par);
+      kernels::WeftPar par(rt, &stats, loops);
+      kernels::warm_up(par);  // as each peer's process does before its timed run
+      const kernels::Outcome out = kernels::run_spec(spec, par);
       check(run, spec, out.error);
       seconds = out.seconds;
       run.result = out.result;
@@ -398,10 +398,10 @@ std::size_t total_pairs(const std::vector<CompareWorkload>& all) {
 
 // The streams of one sitting seed: each workload's order and its pairs' resamples.
 std::uint64_t order_seed(std::uint64_t seed, std::size_t workload) {
-  return weft_stats::derive_seed(seed, 1000 + workload);
+  return bench_stats::derive_seed(seed, 1000 + workload);
 }
 std::uint64_t bootstrap_seed(std::uint64_t seed, std::size_t workload) {
-  return weft_stats::derive_seed(seed, 2000 + workload);
+  return bench_stats::derive_seed(seed, 2000 + workload);
 }
 
 }  // namespace
@@ -419,19 +419,19 @@ CompareResult run_compare(const Options& o, const Progress& progress,
   result.until_decided = o.until_decided;
   result.budget_s = o.budget_s;
   std::vector<std::string_view> words(o.command_line.begin(), o.command_line.end());
-  result.sitting = weft_stats::current_sitting(words, o.seed);
-  weft_stats::HostMonitor host;
+  result.sitting = bench_stats::current_sitting(words, o.seed);
+  bench_stats::HostMonitor host;
   host.calibrate();
   // Every workload is planned, and its runtimes started, before any runs: with
   // --until-decided the workloads take their repetitions in turns.
   std::vector<std::vector<WeftSlot>> slots(o.workload_specs.size());
   for (std::size_t k = 0; k < o.workload_specs.size(); ++k) {
-    const workloads::Spec spec = workloads::parse_spec(o.workload_specs[k]);
+    const kernels::Spec spec = kernels::parse_spec(o.workload_specs[k]);
     result.workloads.push_back(plan(o, spec, result.peer_dir, slots[k]));
     result.workloads.back().pairs = plan_pairs(result.workloads.back());
   }
   std::vector<CompareWorkload>& all = result.workloads;
-  weft_stats::RepetitionPlan repetitions(o.until_decided, o.repeat, o.budget_s);
+  bench_stats::RepetitionPlan repetitions(o.until_decided, o.repeat, o.budget_s);
   const std::size_t pairs_in_all = total_pairs(all);
   std::vector<bool> active(all.size(), true);
   for (int rep = 1;; ++rep) {
@@ -444,16 +444,16 @@ CompareResult run_compare(const Options& o, const Progress& progress,
             if (!progress) return;
             std::string label = w.spec.text() + " " + run.label();
             if (o.until_decided) {
-              label = bench_text::format(
-                          "%zu of %zu pairs undecided, %.0f s left: ", undecided_pairs(all),
-                          pairs_in_all, std::max(0.0, o.budget_s - elapsed())) +
-                      label;
+              label =
+                  common::format("%zu of %zu pairs undecided, %.0f s left: ", undecided_pairs(all),
+                                 pairs_in_all, std::max(0.0, o.budget_s - elapsed())) +
+                  label;
             }
             progress(rep, o.until_decided ? 0 : o.repeat, label);
           });
     }
     host.calibrate();
-    const weft_stats::RepetitionPlan::Step step =
+    const bench_stats::RepetitionPlan::Step step =
         repetitions.after(rep, elapsed(), elapsed() - round_start);
     if (!step.look) continue;
     for (std::size_t k = 0; k < all.size(); ++k) {
@@ -463,7 +463,7 @@ CompareResult run_compare(const Options& o, const Progress& progress,
       if (o.until_decided && all_decided(all[k])) active[k] = false;
     }
     if (o.until_decided && look_report) {
-      look_report(bench_text::format(
+      look_report(common::format(
           "look %d at %d repetitions (%.2f %% intervals): %zu of %zu pairs decided, %.0f s left",
           step.look_index, rep, step.confidence * 100, pairs_in_all - undecided_pairs(all),
           pairs_in_all, std::max(0.0, o.budget_s - elapsed())));
@@ -476,4 +476,4 @@ CompareResult run_compare(const Options& o, const Progress& progress,
   return result;
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

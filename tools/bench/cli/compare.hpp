@@ -23,7 +23,7 @@
 #include "tools/bench/stats/sitting_info.hpp"
 #include "workloads/kernels/suite.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 // The peers compare knows, in the order it runs them.
 const std::vector<std::string>& known_peers();
@@ -65,9 +65,9 @@ struct CompareRun {
 };
 
 struct CompareWorkload {
-  workloads::Spec spec;
+  kernels::Spec spec;
   std::vector<CompareRun> runs;  // runs[0] is the serial elision
-  bool loops = false;            // a loop workload (workloads::is_loop_workload)
+  bool loops = false;            // a loop workload (kernels::is_loop_workload)
   std::uint64_t iterations = 0;  // a loop workload's innermost iterations per run
   // Its claims (compare_pairs.hpp), summarised by run_compare; empty in a workload put
   // together by hand, whose report then summarises them at 95 %.
@@ -81,8 +81,8 @@ struct CompareResult {
   std::string peer_dir;
   std::vector<CompareWorkload> workloads;
   // The sitting: what made it, and how steady the host was (tools/bench/stats).
-  weft_stats::SittingInfo sitting;
-  weft_stats::Steadiness host;
+  bench_stats::SittingInfo sitting;
+  bench_stats::Steadiness host;
   int resamples = 10000;  // bootstrap resamples per interval
   bool until_decided = false;
   double budget_s = 0;  // --until-decided: the time allowed
@@ -136,4 +136,4 @@ std::string default_peer_dir();
 CompareResult run_compare(const Options& options, const Progress& progress = {},
                           const LookReport& look_report = {});
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -5,7 +5,7 @@
 #include "tools/bench/cli/compare.hpp"
 #include "tools/bench/stats/randomized_blocks.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 const CompareRun* weft_run_for_peer(const CompareWorkload& w, const CompareRun& peer) {
   const auto candidate = [&peer](const CompareRun& r) {
@@ -57,11 +57,11 @@ void summarize_pairs(CompareWorkload& w, double confidence, int resamples, std::
   for (std::size_t k = 0; k < w.pairs.size(); ++k) {
     ComparePair& p = w.pairs[k];
     if (p.decided) continue;
-    const weft_stats::BootstrapOptions options{resamples, confidence,
-                                               weft_stats::derive_seed(seed, k)};
-    p.summary = weft_stats::compare_paired(w.runs[p.a].times, w.runs[p.b].times, options);
+    const bench_stats::BootstrapOptions options{resamples, confidence,
+                                                bench_stats::derive_seed(seed, k)};
+    p.summary = bench_stats::compare_paired(w.runs[p.a].times, w.runs[p.b].times, options);
     p.look = look;
-    p.decided = look > 0 && p.summary.verdict != weft_stats::Verdict::kUndecided;
+    p.decided = look > 0 && p.summary.verdict != bench_stats::Verdict::kUndecided;
   }
 }
 
@@ -70,4 +70,4 @@ bool all_decided(const CompareWorkload& w) {
                      [](const ComparePair& p) { return p.decided; });
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -20,7 +20,7 @@
 
 #include "tools/bench/stats/paired.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 struct CompareWorkload;
 struct CompareRun;
@@ -30,7 +30,7 @@ struct ComparePair {
   std::string name;          // "weft/serial", "weft/gomp", "pcb/dlist"
   std::string context;       // a setting pair's shared series ("concurrent/one dynamic:1 w=2")
   std::size_t a = 0, b = 0;  // indices into the workload's runs: the ratio is a / b
-  weft_stats::PairedSummary summary;
+  bench_stats::PairedSummary summary;
   int look = 0;          // the look whose data the summary holds (0: a fixed --repeat run)
   bool decided = false;  // an --until-decided look gave it a verdict, which it keeps
 };
@@ -51,4 +51,4 @@ void summarize_pairs(CompareWorkload& w, double confidence, int resamples, std::
 // Whether every pair of `w` is decided (a workload without pairs is).
 bool all_decided(const CompareWorkload& w);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -8,19 +8,19 @@
 #include "tools/bench/stats/sitting_report.hpp"
 #include "workloads/common/text_format.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
-using weft_stats::host_json;
-using weft_stats::host_line;
-using weft_stats::interval_text;
-using weft_stats::sitting_line;
-using weft_stats::summary_json;
-using weft_stats::verdict_counts;
+using bench_stats::host_json;
+using bench_stats::host_line;
+using bench_stats::interval_text;
+using bench_stats::sitting_line;
+using bench_stats::summary_json;
+using bench_stats::verdict_counts;
 
-using bench_text::format;
-using bench_text::number;
-using bench_text::quote;
+using common::format;
+using common::number;
+using common::quote;
 
 double serial_median(const CompareWorkload& w) { return median(w.runs.front().times); }
 
@@ -186,8 +186,8 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
 }
 
 // Every pair's summary, for verdict_counts.
-std::vector<weft_stats::PairedSummary> all_summaries(const CompareResult& result) {
-  std::vector<weft_stats::PairedSummary> all;
+std::vector<bench_stats::PairedSummary> all_summaries(const CompareResult& result) {
+  std::vector<bench_stats::PairedSummary> all;
   for (const CompareWorkload& w : result.workloads)
     for (const ComparePair& p : pairs_of(w)) all.push_back(p.summary);
   return all;
@@ -197,7 +197,7 @@ std::vector<weft_stats::PairedSummary> all_summaries(const CompareResult& result
 
 std::string compare_table(const CompareResult& result) {
   std::ostringstream out;
-  const weft_stats::SittingInfo& s = result.sitting;
+  const bench_stats::SittingInfo& s = result.sitting;
   if (result.until_decided) {
     out << format("weft-bench compare --until-decided: %d look%s in %.0f s of a %.0f s budget",
                   result.looks, result.looks == 1 ? "" : "s", result.elapsed_s, result.budget_s);
@@ -219,7 +219,7 @@ std::string compare_json(const CompareResult& result) {
   out << "{\"command\":\"compare\",\"repeat\":" << result.repeat
       << ",\"profiled\":" << (result.profiled ? "true" : "false")
       << ",\"peer_dir\":" << quote(result.peer_dir) << ","
-      << weft_stats::sitting_json_members(result.sitting)
+      << bench_stats::sitting_json_members(result.sitting)
       << ",\"until_decided\":" << (result.until_decided ? "true" : "false")
       << ",\"budget_s\":" << (result.until_decided ? number(result.budget_s) : "null")
       << ",\"looks\":" << result.looks << ",\"elapsed_s\":" << number(result.elapsed_s)
@@ -283,4 +283,4 @@ std::string compare_json(const CompareResult& result) {
   return out.str();
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -6,9 +6,9 @@
 
 #include "tools/bench/cli/compare.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 std::string compare_table(const CompareResult& result);
 std::string compare_json(const CompareResult& result);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

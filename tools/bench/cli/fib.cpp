@@ -2,7 +2,7 @@
 
 #include <weft/weft.hpp>
 
-namespace weft_bench {
+namespace bench_cli {
 
 long fib_serial(int n) {
   if (n < 2) return n;
@@ -16,4 +16,4 @@ long fib_weft(int n) {
   return a.join() + b;
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 // The handler may run on any thread (weft's workers do not block signals) and may use only
@@ -67,4 +67,4 @@ void child_not_started() {
 
 void child_finished() { g_child.store(kNoChild); }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

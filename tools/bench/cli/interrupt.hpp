@@ -9,7 +9,7 @@
 
 #include <sys/types.h>
 
-namespace weft_bench {
+namespace bench_cli {
 
 // Installs the handlers for SIGINT, SIGTERM and SIGHUP (main calls it once). A signal that
 // was ignored when weft-bench started (nohup, a background job) stays ignored.
@@ -26,4 +26,4 @@ void child_not_started();
 // after the reaping, is never signalled.
 void child_finished();
 
-}  // namespace weft_bench
+}  // namespace bench_cli

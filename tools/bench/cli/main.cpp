@@ -29,7 +29,7 @@
 namespace {
 
 // A progress line only for a person watching: redirected stderr stays clean.
-weft_bench::Progress make_progress() {
+bench_cli::Progress make_progress() {
   if (isatty(STDERR_FILENO) == 0) return {};
   return [](int rep, int repeat, const std::string& label) {
     if (repeat > 0) {
@@ -41,7 +41,7 @@ weft_bench::Progress make_progress() {
   };
 }
 
-void clear_progress(const weft_bench::Progress& progress) {
+void clear_progress(const bench_cli::Progress& progress) {
   if (progress) std::fprintf(stderr, "\r\033[K");
 }
 
@@ -52,7 +52,7 @@ int write_file(const std::string& path, const std::string& text, const char* wha
     std::fprintf(stderr, "weft-bench: cannot write the %s to standard output\n", what);
     return 1;
   }
-  const std::string error = weft_bench::replace_file(path, text);
+  const std::string error = bench_cli::replace_file(path, text);
   if (!error.empty()) {
     std::fprintf(stderr, "weft-bench: %s: cannot write the %s file: %s\n", path.c_str(), what,
                  error.c_str());
@@ -86,18 +86,18 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "--count-instructions")
     return exec_instruction_counter(argc, argv);
-  weft_bench::Options options;
+  bench_cli::Options options;
   try {
-    options = weft_bench::parse_args(args);
-  } catch (const weft_bench::UsageError& e) {
+    options = bench_cli::parse_args(args);
+  } catch (const bench_cli::UsageError& e) {
     std::fprintf(stderr, "weft-bench: %s\n", e.what());
     return 2;
   } catch (const weft::ConfigError& e) {  // a bad WEFT_* variable read for a default
     std::fprintf(stderr, "weft-bench: %s\n", e.what());
     return 2;
   }
-  if (options.command == weft_bench::Command::kHelp) {
-    std::fputs(weft_bench::usage().c_str(), stdout);
+  if (options.command == bench_cli::Command::kHelp) {
+    std::fputs(bench_cli::usage().c_str(), stdout);
     return 0;
   }
   // Fail before a long sweep, not after it, when an output file cannot be written; without
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   for (const auto& [flag, path] :
        {std::pair{"--json", options.json}, std::pair{"--trace", options.trace}}) {
     if (path.empty() || path == "-") continue;
-    const std::string error = weft_bench::check_replaceable(path);
+    const std::string error = bench_cli::check_replaceable(path);
     if (!error.empty()) {
       std::fprintf(stderr, "weft-bench: %s %s: cannot write there: %s\n", flag, path.c_str(),
                    error.c_str());
@@ -114,35 +114,35 @@ int main(int argc, char** argv) {
   }
   options.command_line.assign(argv, argv + argc);
   options.threads.command_line = options.command_line;
-  weft_bench::forward_interrupts_to_children();
-  const weft_bench::Progress progress = make_progress();
+  bench_cli::forward_interrupts_to_children();
+  const bench_cli::Progress progress = make_progress();
   try {
     std::string table, json, trace;
     // A line per look of --until-decided, terminal or not: a long sitting's log says how it
     // went.
     const auto look_report = [&progress, &options](const std::string& line) {
       clear_progress(progress);
-      std::fprintf(stderr, "weft-bench %s: %s\n", weft_bench::command_name(options.command),
+      std::fprintf(stderr, "weft-bench %s: %s\n", bench_cli::command_name(options.command),
                    line.c_str());
     };
-    if (options.command == weft_bench::Command::kUts) {
-      const auto result = weft_bench::run_uts(options, progress, look_report);
-      table = weft_bench::uts_table(result);
-      json = weft_bench::uts_json(result);
-      if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
-    } else if (options.command == weft_bench::Command::kCompare) {
-      const auto result = weft_bench::run_compare(options, progress, look_report);
-      table = weft_bench::compare_table(result);
-      json = weft_bench::compare_json(result);
-    } else if (options.command == weft_bench::Command::kThreads) {
-      const auto result = threads_bench::run_threads(options.threads, progress);
-      table = weft_bench::threads_table(result);
-      json = weft_bench::threads_json(result);
+    if (options.command == bench_cli::Command::kUts) {
+      const auto result = bench_cli::run_uts(options, progress, look_report);
+      table = bench_cli::uts_table(result);
+      json = bench_cli::uts_json(result);
+      if (!options.trace.empty()) trace = bench_cli::chrome_trace(result.records);
+    } else if (options.command == bench_cli::Command::kCompare) {
+      const auto result = bench_cli::run_compare(options, progress, look_report);
+      table = bench_cli::compare_table(result);
+      json = bench_cli::compare_json(result);
+    } else if (options.command == bench_cli::Command::kThreads) {
+      const auto result = bench_threads::run_threads(options.threads, progress);
+      table = bench_cli::threads_table(result);
+      json = bench_cli::threads_json(result);
     } else {
-      const auto result = weft_bench::run_fib(options, progress, look_report);
-      table = weft_bench::fib_table(result);
-      json = weft_bench::fib_json(result);
-      if (!options.trace.empty()) trace = weft_bench::chrome_trace(result.records);
+      const auto result = bench_cli::run_fib(options, progress, look_report);
+      table = bench_cli::fib_table(result);
+      json = bench_cli::fib_json(result);
+      if (!options.trace.empty()) trace = bench_cli::chrome_trace(result.records);
     }
     clear_progress(progress);
     // With --json - or --trace -, standard output is that document's alone.

@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace weft_bench {
+namespace bench_cli {
 
 namespace {
 
@@ -213,4 +213,4 @@ std::vector<std::string> peer_loop_variants(const std::string& program,
   return listed(program, {"--list-loops", "--schedule", schedule});
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace weft_bench {
+namespace bench_cli {
 
 // One run of a peer, as its JSON line reported it.
 struct PeerRun {
@@ -49,4 +49,4 @@ std::vector<std::string> peer_loop_variants(const std::string& program,
 // PeerError if absent or malformed. Strings are unescaped.
 std::string json_field(const std::string& line, const std::string& key);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -8,19 +8,19 @@
 #include "tools/bench/stats/sitting_report.hpp"
 #include "workloads/common/text_format.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
-using weft_stats::host_json;
-using weft_stats::host_line;
-using weft_stats::interval_text;
-using weft_stats::sitting_line;
-using weft_stats::summary_json;
-using weft_stats::verdict_counts;
+using bench_stats::host_json;
+using bench_stats::host_line;
+using bench_stats::interval_text;
+using bench_stats::sitting_line;
+using bench_stats::summary_json;
+using bench_stats::verdict_counts;
 
-using bench_text::format;
-using bench_text::number;
-using bench_text::quote;
+using common::format;
+using common::number;
+using common::quote;
 
 double per_run(std::uint64_t total, int repeat) {
   return static_cast<double>(total) / static_cast<double>(repeat);
@@ -146,7 +146,7 @@ std::string baseline_pairs_table(const std::vector<Record>& records, const Sweep
   std::string out =
       format("\ntime / %s's, median of the paired repetitions [interval] verdict (< 1: faster):\n",
              baseline);
-  std::vector<weft_stats::PairedSummary> all;
+  std::vector<bench_stats::PairedSummary> all;
   for (const BaselinePair& p : s.pairs) {
     out +=
         format("  %-36s %s\n", records[p.record].label().c_str(), interval_text(p.summary).c_str());
@@ -157,7 +157,7 @@ std::string baseline_pairs_table(const std::vector<Record>& records, const Sweep
 
 // The sitting's members of the JSON document: what made it, how it ran, the host.
 void sitting_json(std::ostream& out, const SweepSitting& s) {
-  out << "," << weft_stats::sitting_json_members(s.info)
+  out << "," << bench_stats::sitting_json_members(s.info)
       << ",\"until_decided\":" << (s.until_decided ? "true" : "false")
       << ",\"budget_s\":" << (s.until_decided ? number(s.budget_s) : "null")
       << ",\"looks\":" << s.looks << ",\"elapsed_s\":" << number(s.elapsed_s)
@@ -349,4 +349,4 @@ std::string fib_json(const FibResult& res) {
   return out.str();
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -7,7 +7,7 @@
 
 #include "tools/bench/cli/sweep.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 // A weft run's counters as JSON, per run: the sums over `repeat` repetitions divided by it
 // (steal_sizes_seen: the log2 histogram of n at steal attempts, weft/stats.hpp). fib, uts and
@@ -19,4 +19,4 @@ std::string uts_json(const UtsResult& result);
 std::string fib_table(const FibResult& result);
 std::string fib_json(const FibResult& result);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -18,7 +18,7 @@
 #include "workloads/uts/uts_threads.hpp"
 #include "workloads/uts/uts_weft.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -113,7 +113,7 @@ void run_sitting(const Options& o, std::vector<Record>& records, SweepSitting& s
                  const LookReport& look_report) {
   const auto t0 = Clock::now();
   std::vector<std::string_view> words(o.command_line.begin(), o.command_line.end());
-  sitting.info = weft_stats::current_sitting(words, o.seed);
+  sitting.info = bench_stats::current_sitting(words, o.seed);
   sitting.until_decided = o.until_decided;
   sitting.budget_s = o.budget_s;
   sitting.resamples = o.resamples;
@@ -123,22 +123,22 @@ void run_sitting(const Options& o, std::vector<Record>& records, SweepSitting& s
         std::count_if(sitting.pairs.begin(), sitting.pairs.end(),
                       [](const BaselinePair& p) { return !p.decided; }));
   };
-  weft_stats::HostMonitor host;
+  bench_stats::HostMonitor host;
   host.calibrate();
-  weft_stats::RepetitionPlan plan(o.until_decided, o.repeat, o.budget_s);
-  const std::uint64_t order_seed = weft_stats::derive_seed(o.seed, 1000);
-  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(o.seed, 2000);
+  bench_stats::RepetitionPlan plan(o.until_decided, o.repeat, o.budget_s);
+  const std::uint64_t order_seed = bench_stats::derive_seed(o.seed, 1000);
+  const std::uint64_t bootstrap_seed = bench_stats::derive_seed(o.seed, 2000);
   for (int rep = 1;; ++rep) {
     const double round_start = seconds_since(t0);
     for (const std::size_t i :
-         weft_stats::block_order(records.size(), order_seed, static_cast<std::uint64_t>(rep))) {
+         bench_stats::block_order(records.size(), order_seed, static_cast<std::uint64_t>(rep))) {
       if (progress) {
         std::string label = records[i].label();
         if (o.until_decided) {
-          label = bench_text::format("%zu of %zu pairs undecided, %.0f s left: ", undecided(),
-                                     sitting.pairs.size(),
-                                     std::max(0.0, o.budget_s - seconds_since(t0))) +
-                  label;
+          label =
+              common::format("%zu of %zu pairs undecided, %.0f s left: ", undecided(),
+                             sitting.pairs.size(), std::max(0.0, o.budget_s - seconds_since(t0))) +
+              label;
         }
         progress(rep, o.until_decided ? 0 : o.repeat, label);
       }
@@ -146,20 +146,20 @@ void run_sitting(const Options& o, std::vector<Record>& records, SweepSitting& s
     }
     host.calibrate();
     sitting.repetitions = rep;
-    const weft_stats::RepetitionPlan::Step step =
+    const bench_stats::RepetitionPlan::Step step =
         plan.after(rep, seconds_since(t0), seconds_since(t0) - round_start);
     if (!step.look) continue;
     for (std::size_t k = 0; k < sitting.pairs.size(); ++k) {
       BaselinePair& p = sitting.pairs[k];
       if (p.decided) continue;
-      p.summary = weft_stats::compare_paired(
+      p.summary = bench_stats::compare_paired(
           records[p.record].times, records[0].times,
-          {o.resamples, step.confidence, weft_stats::derive_seed(bootstrap_seed, k)});
+          {o.resamples, step.confidence, bench_stats::derive_seed(bootstrap_seed, k)});
       p.look = step.look_index;
-      p.decided = step.look_index > 0 && p.summary.verdict != weft_stats::Verdict::kUndecided;
+      p.decided = step.look_index > 0 && p.summary.verdict != bench_stats::Verdict::kUndecided;
     }
     if (o.until_decided && look_report) {
-      look_report(bench_text::format(
+      look_report(common::format(
           "look %d at %d repetitions (%.2f %% intervals): %zu of %zu pairs decided, %.0f s left",
           step.look_index, rep, step.confidence * 100, sitting.pairs.size() - undecided(),
           sitting.pairs.size(), std::max(0.0, o.budget_s - seconds_since(t0))));
@@ -287,8 +287,8 @@ UtsResult run_uts(const Options& o, const Progress& progress, const LookReport& 
 FibResult run_fib(const Options& o, const Progress& progress, const LookReport& look_report) {
   FibResult result;
   result.n = o.fib_n;
-  result.value = workloads::fib_by_iteration(o.fib_n);
-  result.spawns = static_cast<std::uint64_t>(workloads::fib_by_iteration(o.fib_n + 1) - 1);
+  result.value = kernels::fib_by_iteration(o.fib_n);
+  result.spawns = static_cast<std::uint64_t>(kernels::fib_by_iteration(o.fib_n + 1) - 1);
   result.repeat = o.repeat;
   auto& records = result.records;
   records.push_back(Record{});
@@ -321,4 +321,4 @@ FibResult run_fib(const Options& o, const Progress& progress, const LookReport& 
   return result;
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -18,7 +18,7 @@
 #include "tools/bench/stats/sitting_info.hpp"
 #include "workloads/uts/counts.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 // A run whose result differs from the expected one. main reports it and exits 1.
 class VerifyError : public std::runtime_error {
@@ -56,7 +56,7 @@ struct Record {
 // record's time over the baseline's, repetition by repetition (< 1: the record faster).
 struct BaselinePair {
   std::size_t record = 0;
-  weft_stats::PairedSummary summary;
+  bench_stats::PairedSummary summary;
   int look = 0;          // the look whose data the summary holds (0: a fixed --repeat run)
   bool decided = false;  // an --until-decided look gave it a verdict, which it keeps
 };
@@ -64,8 +64,8 @@ struct BaselinePair {
 // What a uts or fib sitting records beyond its runs (docs/MEASURING.md): what made it, the
 // host's steadiness, and each record's pair with the baseline.
 struct SweepSitting {
-  weft_stats::SittingInfo info;
-  weft_stats::Steadiness host;
+  bench_stats::SittingInfo info;
+  bench_stats::Steadiness host;
   std::vector<BaselinePair> pairs;  // records 1.. in order
   bool until_decided = false;
   double budget_s = 0;
@@ -118,4 +118,4 @@ double max_of(const std::vector<double>& v);
 // Load-balance efficiency avg/max of `load` (1 = perfect); 0 if all are 0.
 double efficiency(const std::vector<std::uint64_t>& load);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -8,23 +8,23 @@
 #include "tools/bench/threads/thread_tree.hpp"
 #include "workloads/common/text_format.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
-using bench_text::format;
-using bench_text::number;
-using bench_text::quote;
-using threads_bench::Bench;
-using threads_bench::Blocks;
-using threads_bench::MicroSeries;
-using threads_bench::Pair;
-using threads_bench::Sample;
-using threads_bench::Series;
+using bench_threads::Bench;
+using bench_threads::Blocks;
+using bench_threads::MicroSeries;
+using bench_threads::Pair;
+using bench_threads::Sample;
+using bench_threads::Series;
+using common::format;
+using common::number;
+using common::quote;
 
 double median_of(const Series& s, const std::function<double(const Sample&)>& field) {
   std::vector<double> v;
   for (const Sample& x : s.samples) v.push_back(field(x));
-  return threads_bench::median(v);
+  return bench_threads::median(v);
 }
 double median_seconds(const Series& s) {
   return median_of(s, [](const Sample& x) { return x.seconds; });
@@ -36,7 +36,7 @@ double median_count(const Series& s, std::uint64_t weft::ThreadStats::*field) {
   return median_of(s, [field](const Sample& x) { return static_cast<double>(x.threads.*field); });
 }
 
-const Series* serial_of(const threads_bench::Result& r, const Series& s) {
+const Series* serial_of(const bench_threads::Result& r, const Series& s) {
   for (const Series& x : r.series)
     if (x.bench == s.bench && x.size == s.size && x.version == "serial") return &x;
   return nullptr;
@@ -44,13 +44,13 @@ const Series* serial_of(const threads_bench::Result& r, const Series& s) {
 
 bool is_sched(const Series& s, weft::ThreadSched sched) { return s.sched && *s.sched == sched; }
 
-const Blocks* find_blocks(const threads_bench::Result& r, Bench bench, std::size_t size) {
+const Blocks* find_blocks(const bench_threads::Result& r, Bench bench, std::size_t size) {
   for (const Blocks& b : r.blocks)
     if (b.bench == bench && b.size == size) return &b;
   return nullptr;
 }
 
-std::string pair_name(const threads_bench::Result& r, const Pair& p) {
+std::string pair_name(const bench_threads::Result& r, const Pair& p) {
   std::string name = r.series[p.a].label();
   name += " / ";
   name += r.series[p.b].label();
@@ -59,25 +59,25 @@ std::string pair_name(const threads_bench::Result& r, const Pair& p) {
 
 // The pairs of one benchmark at one size: each series' time over its baseline's, the median of
 // the paired repetitions with its interval and verdict.
-std::string pairs_block(const threads_bench::Result& r, Bench bench, std::size_t size) {
+std::string pairs_block(const bench_threads::Result& r, Bench bench, std::size_t size) {
   const Blocks* b = find_blocks(r, bench, size);
   if (b == nullptr || b->pairs.empty()) return "";
   std::string out =
       "time / baseline's, median of the paired repetitions [interval] verdict (< 1: faster):\n";
   for (const Pair& p : b->pairs)
     out += format("  %-46s %s\n", pair_name(r, p).c_str(),
-                  weft_stats::interval_text(p.summary).c_str());
+                  bench_stats::interval_text(p.summary).c_str());
   return out;
 }
 
-const MicroSeries* find_micro(const threads_bench::Result& r, const std::string& op,
+const MicroSeries* find_micro(const bench_threads::Result& r, const std::string& op,
                               const std::string& impl) {
   for (const MicroSeries& m : r.micro)
     if (m.op == op && m.impl == impl) return &m;
   return nullptr;
 }
 
-std::string micro_table(const threads_bench::Result& r) {
+std::string micro_table(const bench_threads::Result& r) {
   std::string out = format(
       "micro: ns per unit, median of %d (weft: 1 worker; OS-thread ping-pongs pinned to one "
       "CPU)\n",
@@ -85,11 +85,11 @@ std::string micro_table(const threads_bench::Result& r) {
   out += format("%-12s %-9s %-5s %-12s %11s %11s %11s %9s\n", "operation", "impl", "sched", "unit",
                 "median_ns", "min_ns", "max_ns", "weft/std");
   for (const MicroSeries& m : r.micro) {
-    const double med = threads_bench::median(m.ns);
+    const double med = bench_threads::median(m.ns);
     std::string ratio = "-";
     if (m.impl == "weft") {
       if (const MicroSeries* os = find_micro(r, m.op, "std"))
-        ratio = format("%.4f", med / threads_bench::median(os->ns));
+        ratio = format("%.4f", med / bench_threads::median(os->ns));
     }
     double lo = m.ns.empty() ? 0 : m.ns[0], hi = lo;
     for (double x : m.ns) lo = std::min(lo, x), hi = std::max(hi, x);
@@ -101,12 +101,12 @@ std::string micro_table(const threads_bench::Result& r) {
   for (const MicroSeries& m : r.micro) {
     if (m.op == "yield" && m.impl == "weft" && bare != nullptr)
       out += format("yield switch / bare jump_fcontext switch: %.2f\n",
-                    threads_bench::median(m.ns) / threads_bench::median(bare->ns));
+                    bench_threads::median(m.ns) / bench_threads::median(bare->ns));
   }
   return out;
 }
 
-std::string matmul_table(const threads_bench::Result& r, std::size_t n) {
+std::string matmul_table(const bench_threads::Result& r, std::size_t n) {
   const Series* serial = nullptr;
   for (const Series& s : r.series)
     if (s.bench == Bench::kMatmul && s.size == n && s.version == "serial") serial = &s;
@@ -115,7 +115,7 @@ std::string matmul_table(const threads_bench::Result& r, std::size_t n) {
   std::string out = format(
       "\nmatmul n=%zu: S1 = %.1f MiB (the serial elision's heap high-water, A, B and C "
       "included), T1 = %.4f s; base 64, additions down to %zu\n",
-      n, s1 / threads_bench::kMiB, t1, r.matmul_add_base);
+      n, s1 / bench_threads::kMiB, t1, r.matmul_add_base);
   out += format("%-30s %9s %7s %9s %7s %8s %8s %8s %9s %7s %7s %8s %6s\n", "version", "median_s",
                 "speedup", "heap_MiB", "heap/S1", "max_live", "dummies", "preempt", "lock_acq",
                 "user_s", "sys_s", "minflt", "majflt");
@@ -124,7 +124,7 @@ std::string matmul_table(const threads_bench::Result& r, std::size_t n) {
     const double t = median_seconds(s), heap = median_heap(s);
     out += format(
         "%-30s %9.4f %7.2f %9.1f %7.2f %8.0f %8.0f %8.0f %9.0f %7.3f %7.3f %8.0f %6.0f\n",
-        s.label().c_str(), t, t1 / t, heap / threads_bench::kMiB, heap / s1,
+        s.label().c_str(), t, t1 / t, heap / bench_threads::kMiB, heap / s1,
         median_count(s, &weft::ThreadStats::max_live), median_count(s, &weft::ThreadStats::dummies),
         median_count(s, &weft::ThreadStats::preemptions),
         median_count(s, &weft::ThreadStats::sched_lock_acquisitions),
@@ -140,13 +140,13 @@ std::string matmul_table(const threads_bench::Result& r, std::size_t n) {
 std::string tree_verdict(const Series& s, double heap, double s1) {
   if (is_sched(s, weft::ThreadSched::kFifo)) return heap >= 20 * s1 ? ">=20*S1" : "<20*S1";
   if (s.quota == 0) return "-";
-  const int d = threads_bench::tree_fork_depth(static_cast<int>(s.size), s.quota);
+  const int d = bench_threads::tree_fork_depth(static_cast<int>(s.size), s.quota);
   const std::size_t bound =
-      threads_bench::tree_space_bound(static_cast<std::size_t>(s1), s.workers, d, s.quota);
+      bench_threads::tree_space_bound(static_cast<std::size_t>(s1), s.workers, d, s.quota);
   return heap <= static_cast<double>(bound) ? "within" : "EXCEEDS";
 }
 
-std::string tree_table(const threads_bench::Result& r) {
+std::string tree_table(const bench_threads::Result& r) {
   std::string out;
   for (const Series& serial : r.series) {
     if (serial.bench != Bench::kTree || serial.version != "serial") continue;
@@ -155,8 +155,8 @@ std::string tree_table(const threads_bench::Result& r) {
     out += format(
         "\ntree depth %d: %zu threads holding %zu KiB each; S1 = %.0f KiB (measured); bound "
         "S1 + 4*p*D*K with D = 1 (root thread) + %d (levels) + the dummy tree's depth\n",
-        depth, (std::size_t{2} << depth) - 1, r.tree_node_bytes / threads_bench::kKiB,
-        s1 / threads_bench::kKiB, depth);
+        depth, (std::size_t{2} << depth) - 1, r.tree_node_bytes / bench_threads::kKiB,
+        s1 / bench_threads::kKiB, depth);
     out +=
         format("%-30s %9s %10s %8s %4s %10s %-8s %8s %8s %8s\n", "version", "median_s", "heap_KiB",
                "heap/S1", "D", "bound_KiB", "verdict", "max_live", "dummies", "preempt");
@@ -165,14 +165,14 @@ std::string tree_table(const threads_bench::Result& r) {
       const double heap = median_heap(s);
       std::string d = "-", bound = "-";
       if (s.quota != 0) {
-        const int fd = threads_bench::tree_fork_depth(depth, s.quota);
+        const int fd = bench_threads::tree_fork_depth(depth, s.quota);
         d = std::to_string(fd);
-        bound = format("%.0f", static_cast<double>(threads_bench::tree_space_bound(
+        bound = format("%.0f", static_cast<double>(bench_threads::tree_space_bound(
                                    static_cast<std::size_t>(s1), s.workers, fd, s.quota)) /
-                                   threads_bench::kKiB);
+                                   bench_threads::kKiB);
       }
       out += format("%-30s %9.4f %10.0f %8.2f %4s %10s %-8s %8.0f %8.0f %8.0f\n", s.label().c_str(),
-                    median_seconds(s), heap / threads_bench::kKiB, heap / s1, d.c_str(),
+                    median_seconds(s), heap / bench_threads::kKiB, heap / s1, d.c_str(),
                     bound.c_str(), s.version == "serial" ? "-" : tree_verdict(s, heap, s1).c_str(),
                     median_count(s, &weft::ThreadStats::max_live),
                     median_count(s, &weft::ThreadStats::dummies),
@@ -183,7 +183,7 @@ std::string tree_table(const threads_bench::Result& r) {
   return out;
 }
 
-std::string many_table(const threads_bench::Result& r) {
+std::string many_table(const bench_threads::Result& r) {
   std::string out;
   for (const Series& serial : r.series) {
     if (serial.bench != Bench::kMany || serial.version != "serial") continue;
@@ -216,7 +216,7 @@ std::string many_table(const threads_bench::Result& r) {
 
 // barnes and dtree: time, speedup over the serial version, heap, threads; for barnes also
 // each fine run against the coarse run with the same workers.
-std::string app_table(const threads_bench::Result& r, Bench bench) {
+std::string app_table(const bench_threads::Result& r, Bench bench) {
   const Series* serial = nullptr;
   for (const Series& s : r.series)
     if (s.bench == bench && s.version == "serial") serial = &s;
@@ -239,7 +239,7 @@ std::string app_table(const threads_bench::Result& r, Bench bench) {
           s.version == "threads")
         vs = format("%.3f", t / median_seconds(c));
     out += format("%-24s %9.4f %7.2f %10.0f %8s %8.0f %9.0f %9s\n", s.label().c_str(), t, t1 / t,
-                  heap / threads_bench::kKiB, h1 > 0 ? format("%.2f", heap / h1).c_str() : "-",
+                  heap / bench_threads::kKiB, h1 > 0 ? format("%.2f", heap / h1).c_str() : "-",
                   median_count(s, &weft::ThreadStats::max_live),
                   median_count(s, &weft::ThreadStats::made), vs.c_str());
   }
@@ -256,9 +256,9 @@ void thread_stats_json(std::ostream& out, const weft::ThreadStats& t) {
       << ",\"heap_bytes_cached\":" << t.heap_bytes_cached << "}";
 }
 
-void series_json(std::ostream& out, const threads_bench::Result& r, const Series& s) {
+void series_json(std::ostream& out, const bench_threads::Result& r, const Series& s) {
   const Series* serial = serial_of(r, s);
-  out << "{\"bench\":" << quote(threads_bench::bench_name(s.bench))
+  out << "{\"bench\":" << quote(bench_threads::bench_name(s.bench))
       << ",\"label\":" << quote(s.label()) << ",\"version\":" << quote(s.version)
       << ",\"sched\":" << (s.sched ? quote(weft::thread_sched_name(*s.sched)) : "null")
       << ",\"workers\":" << s.workers << ",\"size\":" << s.size << ",\"quota_bytes\":" << s.quota
@@ -269,9 +269,9 @@ void series_json(std::ostream& out, const threads_bench::Result& r, const Series
         << ",\"heap_over_s1\":" << number(median_heap(s) / median_heap(*serial));
   }
   if (s.bench == Bench::kTree && s.quota != 0 && serial != nullptr) {
-    const int d = threads_bench::tree_fork_depth(static_cast<int>(s.size), s.quota);
+    const int d = bench_threads::tree_fork_depth(static_cast<int>(s.size), s.quota);
     out << ",\"fork_depth\":" << d << ",\"space_bound_bytes\":"
-        << threads_bench::tree_space_bound(static_cast<std::size_t>(median_heap(*serial)),
+        << bench_threads::tree_space_bound(static_cast<std::size_t>(median_heap(*serial)),
                                            s.workers, d, s.quota);
   }
   out << ",\"samples\":[";
@@ -289,8 +289,8 @@ void series_json(std::ostream& out, const threads_bench::Result& r, const Series
 
 // One benchmark at one size: the order of each repetition (indexes into "series", or "micro"
 // for micro) and its pairs.
-void blocks_json(std::ostream& out, const threads_bench::Result& r, const Blocks& b) {
-  out << "{\"bench\":" << quote(threads_bench::bench_name(b.bench)) << ",\"size\":" << b.size
+void blocks_json(std::ostream& out, const bench_threads::Result& r, const Blocks& b) {
+  out << "{\"bench\":" << quote(bench_threads::bench_name(b.bench)) << ",\"size\":" << b.size
       << ",\"order_of\":" << quote(b.bench == Bench::kMicro ? "micro" : "series") << ",\"order\":[";
   for (std::size_t rep = 0; rep < b.order.size(); ++rep) {
     out << (rep ? "," : "") << "[";
@@ -304,7 +304,7 @@ void blocks_json(std::ostream& out, const threads_bench::Result& r, const Blocks
     out << (k ? "," : "") << "{\"kind\":" << quote(p.kind) << ",\"name\":" << quote(pair_name(r, p))
         << ",\"a\":" << quote(r.series[p.a].label()) << ",\"b\":" << quote(r.series[p.b].label())
         << ",\"a_index\":" << p.a << ",\"b_index\":" << p.b;
-    weft_stats::summary_json(out, p.summary);
+    bench_stats::summary_json(out, p.summary);
     out << ",\"min\":" << number(p.summary.min) << ",\"max\":" << number(p.summary.max) << "}";
   }
   out << "]}";
@@ -312,8 +312,8 @@ void blocks_json(std::ostream& out, const threads_bench::Result& r, const Blocks
 
 }  // namespace
 
-std::string threads_table(const threads_bench::Result& r) {
-  std::string out = weft_stats::sitting_line(r.sitting) + "\n";
+std::string threads_table(const bench_threads::Result& r) {
+  std::string out = bench_stats::sitting_line(r.sitting) + "\n";
   out += format("%d repetitions of each benchmark in randomized blocks (seed %llu)\n",
                 r.settings.repeat, static_cast<unsigned long long>(r.settings.seed));
   if (!r.micro.empty()) {
@@ -325,25 +325,25 @@ std::string threads_table(const threads_bench::Result& r) {
   out += many_table(r);
   out += app_table(r, Bench::kBarnes);
   out += app_table(r, Bench::kDtree);
-  std::vector<weft_stats::PairedSummary> all;
+  std::vector<bench_stats::PairedSummary> all;
   for (const Blocks& b : r.blocks)
     for (const Pair& p : b.pairs) all.push_back(p.summary);
   out += "\n";
-  out += weft_stats::verdict_counts(all);
+  out += bench_stats::verdict_counts(all);
   out += "\n";
-  out += weft_stats::host_line(r.host);
+  out += bench_stats::host_line(r.host);
   out += "\n";
   return out;
 }
 
-std::string threads_json(const threads_bench::Result& r) {
+std::string threads_json(const bench_threads::Result& r) {
   std::ostringstream out;
-  const threads_bench::Settings& st = r.settings;
-  out << "{\"command\":\"threads\"," << weft_stats::sitting_json_members(r.sitting)
+  const bench_threads::Settings& st = r.settings;
+  out << "{\"command\":\"threads\"," << bench_stats::sitting_json_members(r.sitting)
       << ",\"repeat\":" << st.repeat << ",\"resamples\":" << st.resamples
       << ",\"interval\":\"percentile bootstrap\",\"benches\":[";
   for (std::size_t i = 0; i < st.benches.size(); ++i)
-    out << (i ? "," : "") << quote(threads_bench::bench_name(st.benches[i]));
+    out << (i ? "," : "") << quote(bench_threads::bench_name(st.benches[i]));
   out << "],\"matmul_base\":64,\"matmul_add_base\":" << r.matmul_add_base
       << ",\"tree_node_bytes\":" << r.tree_node_bytes
       << ",\"many_leaf_rounds\":" << r.many_leaf_rounds << ",\"micro_iters\":" << st.micro_iters
@@ -352,7 +352,7 @@ std::string threads_json(const threads_bench::Result& r) {
     const MicroSeries& m = r.micro[i];
     out << (i ? "," : "") << "{\"op\":" << quote(m.op) << ",\"impl\":" << quote(m.impl)
         << ",\"sched\":" << (m.sched ? quote(weft::thread_sched_name(*m.sched)) : "null")
-        << ",\"unit\":" << quote(m.unit) << ",\"median_ns\":" << number(threads_bench::median(m.ns))
+        << ",\"unit\":" << quote(m.unit) << ",\"median_ns\":" << number(bench_threads::median(m.ns))
         << ",\"ns\":[";
     for (std::size_t k = 0; k < m.ns.size(); ++k) out << (k ? "," : "") << number(m.ns[k]);
     out << "]}";
@@ -368,9 +368,9 @@ std::string threads_json(const threads_bench::Result& r) {
     blocks_json(out, r, r.blocks[i]);
   }
   out << "],";
-  weft_stats::host_json(out, r.host);
+  bench_stats::host_json(out, r.host);
   out << "}\n";
   return out.str();
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -8,9 +8,9 @@
 
 #include "tools/bench/threads/threads_bench.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
-std::string threads_table(const threads_bench::Result& result);
-std::string threads_json(const threads_bench::Result& result);
+std::string threads_table(const bench_threads::Result& result);
+std::string threads_json(const bench_threads::Result& result);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

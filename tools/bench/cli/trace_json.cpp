@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace weft_bench {
+namespace bench_cli {
 namespace {
 
 // Microseconds with nanosecond precision, as the format's "ts" and "dur" expect.
@@ -110,4 +110,4 @@ std::string chrome_trace(const std::vector<Record>& records) {
   return out.str();
 }
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -7,7 +7,7 @@
 
 #include "tools/bench/cli/sweep.hpp"
 
-namespace weft_bench {
+namespace bench_cli {
 
 // One process per weft record (named by its label), one thread per worker. Each worker's
 // timeline shows its busy intervals ("busy"), its successful steals ("steal", with a flow
@@ -16,4 +16,4 @@ namespace weft_bench {
 // events each worker dropped when its buffer was full.
 std::string chrome_trace(const std::vector<Record>& records);
 
-}  // namespace weft_bench
+}  // namespace bench_cli

@@ -6,7 +6,7 @@
 #include <thread>
 #include <weft/weft.hpp>
 
-namespace idle_bench {
+namespace bench_idle {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -114,4 +114,4 @@ SerialSample serial_sample(weft::Runtime& rt, std::chrono::milliseconds serial) 
   return s;
 }
 
-}  // namespace idle_bench
+}  // namespace bench_idle

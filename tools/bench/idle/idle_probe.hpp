@@ -9,7 +9,7 @@
 #include <string>
 #include <weft/runtime.hpp>
 
-namespace idle_bench {
+namespace bench_idle {
 
 struct WakeSample {
   double submit_to_root_us = 0;   // run() called -> the root starts on a worker
@@ -40,4 +40,4 @@ struct SerialSample {
 // closed form, and the run must have had no steals.
 SerialSample serial_sample(weft::Runtime& rt, std::chrono::milliseconds serial);
 
-}  // namespace idle_bench
+}  // namespace bench_idle

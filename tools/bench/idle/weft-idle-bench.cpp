@@ -13,7 +13,7 @@
 // and ends it before the next, so that while the process's CPU time is read only that pool's
 // threads exist. Each median is printed with a 95 % percentile bootstrap interval (the
 // medians of 10,000 resamples, their 2.5 % and 97.5 % quantiles by the inverted empirical
-// distribution function; weft_stats::bootstrap_medians and inverted_cdf_quantile).
+// distribution function; bench_stats::bootstrap_medians and inverted_cdf_quantile).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -38,8 +38,8 @@
 
 namespace {
 
-using bench_text::format;
-using bench_text::number;
+using common::format;
+using common::number;
 
 struct Options {
   std::vector<unsigned> workers{2, 8, 32};
@@ -154,9 +154,9 @@ struct MedianInterval {
 };
 
 MedianInterval median_interval(const std::vector<double>& v, std::uint64_t seed) {
-  const std::vector<double> medians = weft_stats::bootstrap_medians(v, 10000, seed);
-  return {weft_stats::median_of(v), weft_stats::inverted_cdf_quantile(medians, 0.025),
-          weft_stats::inverted_cdf_quantile(medians, 0.975)};
+  const std::vector<double> medians = bench_stats::bootstrap_medians(v, 10000, seed);
+  return {bench_stats::median_of(v), bench_stats::inverted_cdf_quantile(medians, 0.025),
+          bench_stats::inverted_cdf_quantile(medians, 0.975)};
 }
 
 std::string json_stats(const std::vector<double>& v, std::uint64_t seed) {
@@ -181,7 +181,7 @@ bool measure_once(const Options& o, int repetition, Result& r) {
   c.workers = r.workers;
   weft::Runtime rt(c);
   rt.run([] {});  // every worker has started and gone idle once
-  const idle_bench::WakeSample w = idle_bench::wake_sample(rt, std::chrono::milliseconds(o.idle_ms),
+  const bench_idle::WakeSample w = bench_idle::wake_sample(rt, std::chrono::milliseconds(o.idle_ms),
                                                            std::chrono::milliseconds(1000));
   if (!w.error.empty()) {
     std::fprintf(stderr, "weft-idle-bench: %u workers, wake sample %d: %s\n", r.workers, repetition,
@@ -190,8 +190,8 @@ bool measure_once(const Options& o, int repetition, Result& r) {
   }
   r.spawn_to_start_us.push_back(w.spawn_to_start_us);
   r.submit_to_root_us.push_back(w.submit_to_root_us);
-  const idle_bench::SerialSample s =
-      idle_bench::serial_sample(rt, std::chrono::milliseconds(o.serial_ms));
+  const bench_idle::SerialSample s =
+      bench_idle::serial_sample(rt, std::chrono::milliseconds(o.serial_ms));
   if (!s.error.empty()) {
     std::fprintf(stderr, "weft-idle-bench: %u workers, serial sample %d: %s\n", r.workers,
                  repetition, s.error.c_str());
@@ -204,7 +204,7 @@ bool measure_once(const Options& o, int repetition, Result& r) {
 
 // The bootstrap seeds of result k's three figures.
 std::uint64_t figure_seed(std::uint64_t seed, std::size_t k, int figure) {
-  return weft_stats::derive_seed(weft_stats::derive_seed(seed, 2000), 3 * k + figure);
+  return bench_stats::derive_seed(bench_stats::derive_seed(seed, 2000), 3 * k + figure);
 }
 
 std::string interval(const std::vector<double>& v, std::uint64_t seed, const char* fmt) {
@@ -226,12 +226,12 @@ void print(const Result& r, std::size_t k, std::uint64_t seed) {
 
 std::string to_json(const Options& o, const std::vector<Result>& results,
                     const std::vector<std::vector<std::size_t>>& orders,
-                    const weft_stats::SittingInfo& sitting, const weft_stats::Steadiness& host) {
+                    const bench_stats::SittingInfo& sitting, const bench_stats::Steadiness& host) {
   std::ostringstream out;
-  out << "{\"benchmark\":\"idle\"," << weft_stats::sitting_json_members(sitting)
+  out << "{\"benchmark\":\"idle\"," << bench_stats::sitting_json_members(sitting)
       << ",\"idle_ms\":" << o.idle_ms << ",\"serial_ms\":" << o.serial_ms
       << ",\"repeat\":" << o.repeat << ",";
-  weft_stats::host_json(out, host);
+  bench_stats::host_json(out, host);
   out << ",\"variants\":[";
   for (std::size_t i = 0; i < results.size(); ++i) out << (i ? "," : "") << results[i].workers;
   out << "],\"order\":[";
@@ -275,20 +275,20 @@ int main(int argc, char** argv) {
     o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   }
   const std::vector<std::string_view> words(argv, argv + argc);
-  const weft_stats::SittingInfo sitting = weft_stats::current_sitting(words, o.seed);
+  const bench_stats::SittingInfo sitting = bench_stats::current_sitting(words, o.seed);
   std::printf("idle %d ms before each wake sample; serial root of %d ms; %d repeats; seed %llu\n",
               o.idle_ms, o.serial_ms, o.repeat, static_cast<unsigned long long>(o.seed));
   std::fflush(stdout);
   std::vector<Result> results(o.workers.size());
   for (std::size_t i = 0; i < results.size(); ++i) results[i].workers = o.workers[i];
-  const std::uint64_t order_seed = weft_stats::derive_seed(o.seed, 1000);
+  const std::uint64_t order_seed = bench_stats::derive_seed(o.seed, 1000);
   std::vector<std::vector<std::size_t>> orders;
-  weft_stats::HostMonitor host;
+  bench_stats::HostMonitor host;
   try {
     host.calibrate();
     for (int rep = 1; rep <= o.repeat; ++rep) {
       orders.push_back(
-          weft_stats::block_order(results.size(), order_seed, static_cast<std::uint64_t>(rep)));
+          bench_stats::block_order(results.size(), order_seed, static_cast<std::uint64_t>(rep)));
       for (const std::size_t i : orders.back()) {
         if (!measure_once(o, rep, results[i])) return 1;
       }
@@ -298,13 +298,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "weft-idle-bench: %s\n", e.what());
     return 1;
   }
-  const weft_stats::Steadiness steadiness = host.steadiness();
+  const bench_stats::Steadiness steadiness = host.steadiness();
   std::printf(
       "workers  spawn->start us med [95%% CI]    min      max  run->root us med [95%% CI]  "
       "idle CPU %% med [95%% CI]  parks   idle CPU %% per run\n");
   for (std::size_t k = 0; k < results.size(); ++k) print(results[k], k, o.seed);
-  std::printf("%s\n%s\n", weft_stats::sitting_line(sitting).c_str(),
-              weft_stats::host_line(steadiness).c_str());
+  std::printf("%s\n%s\n", bench_stats::sitting_line(sitting).c_str(),
+              bench_stats::host_line(steadiness).c_str());
   if (!o.json.empty()) {
     std::ofstream out(o.json);
     out << to_json(o, results, orders, sitting, steadiness);

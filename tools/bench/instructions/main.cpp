@@ -63,7 +63,7 @@ extern char** environ;
 
 namespace {
 
-using weft_instructions::Region;
+using bench_instructions::Region;
 
 constexpr const char* kUsage =
     "usage: weft-instructions [--count-instructions] [--json FILE] [--jobs N]\n"
@@ -85,7 +85,7 @@ void print_help() {
       "  --jobs N              run N valgrinds at a time (default 1; the counts do not change)\n"
       "  --region NAME         (internal) run one region, as valgrind runs it: one of\n",
       kUsage);
-  for (const Region& r : weft_instructions::regions())
+  for (const Region& r : bench_instructions::regions())
     std::printf("                          %-14s %s\n", r.name, r.what);
   std::printf(
       "  --size N              (internal) fib(N), N chunks or N yields per thread\n"
@@ -339,7 +339,7 @@ std::string compiler() {
 #if defined(__clang__)
   return std::string("Clang ") + __clang_version__;
 #elif defined(__GNUC__)
-  return bench_text::format("GCC %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+  return common::format("GCC %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 #else
   return "unknown";
 #endif
@@ -347,20 +347,20 @@ std::string compiler() {
 
 std::string sizes_text(const Region& region, const long sizes[2]) {
   switch (region.unit) {
-    case weft_instructions::Unit::kFibSpawns:
-      return bench_text::format("fib(%ld), fib(%ld)", sizes[0], sizes[1]);
-    case weft_instructions::Unit::kChunks:
-      return bench_text::format("%ld, %ld chunks", sizes[0], sizes[1]);
-    case weft_instructions::Unit::kYieldSwitches:
-      return bench_text::format("%ld, %ld yields", 2 * sizes[0], 2 * sizes[1]);
+    case bench_instructions::Unit::kFibSpawns:
+      return common::format("fib(%ld), fib(%ld)", sizes[0], sizes[1]);
+    case bench_instructions::Unit::kChunks:
+      return common::format("%ld, %ld chunks", sizes[0], sizes[1]);
+    case bench_instructions::Unit::kYieldSwitches:
+      return common::format("%ld, %ld yields", 2 * sizes[0], 2 * sizes[1]);
   }
   return "";
 }
 
 std::string json(const std::vector<Figure>& figures, const std::string& valgrind_version,
                  bool membarrier) {
-  using bench_text::number;
-  using bench_text::quote;
+  using common::number;
+  using common::quote;
   std::ostringstream out;
   out << "{\"unit\":\"instructions\",\"tool\":\"valgrind --tool=callgrind\",\"valgrind\":"
       << quote(valgrind_version) << ",\"compiler\":" << quote(compiler())
@@ -413,11 +413,11 @@ int count_instructions(const std::string& json_path, unsigned jobs) {
   std::string version;
   bool membarrier = false;
   for (const Row& row : kRows) {
-    const Region& region = *weft_instructions::find_region(row.region);
+    const Region& region = *bench_instructions::find_region(row.region);
     Figure f{&row, {}, {}, {}, 0.0, std::nullopt};
     for (int i = 0; i < 2; ++i) {
       const RunResult& r = runner.result({row.region, row.sizes[i], row.mechanism});
-      f.ops[i] = weft_instructions::operations(region, row.sizes[i]);
+      f.ops[i] = bench_instructions::operations(region, row.sizes[i]);
       f.counts[i] = r.instructions;
       if (std::string(row.mechanism) == "concurrent") membarrier = r.membarrier;
       version = r.valgrind_version;
@@ -445,9 +445,9 @@ int count_instructions(const std::string& json_path, unsigned jobs) {
   std::printf("%-13s %-23s %9s %12s  %-22s %s\n", "operation", "form", "instr/op", "over serial",
               "sizes a, b", "baseline");
   for (const Figure& f : figures) {
-    const Region& region = *weft_instructions::find_region(f.row->region);
+    const Region& region = *bench_instructions::find_region(f.row->region);
     std::printf("%-13s %-23s %9.2f %12s  %-22s %s\n", f.row->operation, f.row->form, f.per_op,
-                f.over_serial ? bench_text::format("%.2f", *f.over_serial).c_str() : "-",
+                f.over_serial ? common::format("%.2f", *f.over_serial).c_str() : "-",
                 sizes_text(region, f.row->sizes).c_str(),
                 f.row->baseline != nullptr ? f.row->baseline : "-");
   }
@@ -495,7 +495,7 @@ int main(int argc, char** argv) {
       jobs = parse_long(flag, value, 1, 64);
       plain_flags = true;
     } else if (flag == "--region") {
-      if (weft_instructions::find_region(value) == nullptr)
+      if (bench_instructions::find_region(value) == nullptr)
         usage_error("--region \"" + value + "\": no such region");
       region_name = value;
     } else if (flag == "--size") {
@@ -512,13 +512,13 @@ int main(int argc, char** argv) {
     if (plain_flags)
       usage_error("--region runs one region; --json, --jobs and --count-instructions do not apply");
     if (region_name.empty() || size < 0) usage_error("--region and --size go together");
-    const Region& region = *weft_instructions::find_region(region_name);
-    if (size > weft_instructions::max_size(region)) {
+    const Region& region = *bench_instructions::find_region(region_name);
+    if (size > bench_instructions::max_size(region)) {
       usage_error("--size " + std::to_string(size) + ": region " + region_name + " takes 1 to " +
-                  std::to_string(weft_instructions::max_size(region)));
+                  std::to_string(bench_instructions::max_size(region)));
     }
     try {
-      return weft_instructions::run_region(region, size, mechanism);
+      return bench_instructions::run_region(region, size, mechanism);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "weft-instructions: %s\n", e.what());
       return 1;

@@ -14,7 +14,7 @@
 #include "capi_regions.h"
 #include "workloads/common/fib_reference.hpp"
 
-namespace weft_instructions {
+namespace bench_instructions {
 namespace {
 
 // ---- The fork-join forms: fib as tools/bench/lace/weft_lace_fib.cpp writes it ------------------
@@ -290,7 +290,7 @@ const Region* find_region(const std::string& name) {
 long operations(const Region& region, long size) {
   switch (region.unit) {
     case Unit::kFibSpawns:  // the internal nodes of fib(size)'s call tree
-      return bench_common::fib_by_iteration(static_cast<int>(size) + 1) - 1;
+      return common::fib_by_iteration(static_cast<int>(size) + 1) - 1;
     case Unit::kChunks: return size;
     case Unit::kYieldSwitches: return 2 * size;
   }
@@ -306,7 +306,7 @@ int run_region(const Region& region, long size, const std::string& mechanism) {
   switch (region.unit) {
     case Unit::kFibSpawns:
       result = fib_region(kind, mechanism, static_cast<int>(size), true);
-      ok = result == bench_common::fib_by_iteration(static_cast<int>(size));
+      ok = result == common::fib_by_iteration(static_cast<int>(size));
       break;
     case Unit::kChunks:
       ok = loop_region(kind, mechanism, size);
@@ -327,4 +327,4 @@ int run_region(const Region& region, long size, const std::string& mechanism) {
   return 0;
 }
 
-}  // namespace weft_instructions
+}  // namespace bench_instructions

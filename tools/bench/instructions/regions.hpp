@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace weft_instructions {
+namespace bench_instructions {
 
 // What a region counts: the operations a run of `size` performs (spawns, chunks, yields).
 enum class Unit { kFibSpawns, kChunks, kYieldSwitches };
@@ -33,4 +33,4 @@ long max_size(const Region& region);
 // Returns the exit status: 0, or 1 with a message on stderr if the result was wrong.
 int run_region(const Region& region, long size, const std::string& mechanism);
 
-}  // namespace weft_instructions
+}  // namespace bench_instructions

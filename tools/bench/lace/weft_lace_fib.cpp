@@ -179,21 +179,21 @@ int main(int argc, char** argv) {
 
   if (!seed_given) seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   const std::vector<std::string_view> words(argv, argv + argc);
-  const weft_stats::SittingInfo sitting = weft_stats::current_sitting(words, seed);
+  const bench_stats::SittingInfo sitting = bench_stats::current_sitting(words, seed);
   std::printf("seed %llu (--seed %llu replays this order)\n", static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(seed));
   std::fflush(stdout);
 
-  const long expected = bench_common::fib_by_iteration(n);
-  const std::uint64_t order_seed = weft_stats::derive_seed(seed, 1000);
-  const std::uint64_t bootstrap_seed = weft_stats::derive_seed(seed, 2000);
+  const long expected = common::fib_by_iteration(n);
+  const std::uint64_t order_seed = bench_stats::derive_seed(seed, 1000);
+  const std::uint64_t bootstrap_seed = bench_stats::derive_seed(seed, 2000);
   std::vector<std::vector<std::size_t>> orders;
-  weft_stats::HostMonitor host;
+  bench_stats::HostMonitor host;
   host.calibrate();
   for (int r = 1; r <= repeat; ++r) {
     std::fprintf(stderr, "\rrepetition %d/%d ...", r, repeat);
     orders.push_back(
-        weft_stats::block_order(forms.size(), order_seed, static_cast<std::uint64_t>(r)));
+        bench_stats::block_order(forms.size(), order_seed, static_cast<std::uint64_t>(r)));
     for (const std::size_t i : orders.back()) {
       Form& f = forms[i];
       const auto t0 = std::chrono::steady_clock::now();
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "\r%*s\r", 40, "");
   if (lace_started) lace_fib_stop();
-  const weft_stats::Steadiness steadiness = host.steadiness();
+  const bench_stats::Steadiness steadiness = host.steadiness();
 
   const Form* serial = nullptr;
   const Form* lace = nullptr;
@@ -225,9 +225,9 @@ int main(int argc, char** argv) {
   std::printf("%-9s %9s %8s %8s  %-40s %-40s\n", "form", "time_s", "x_serial", "x_lace",
               "form/lace [95% CI] verdict", "form/serial [95% CI] verdict");
   std::ostringstream json;
-  json << "{\"benchmark\":\"fib-lace\"," << weft_stats::sitting_json_members(sitting)
+  json << "{\"benchmark\":\"fib-lace\"," << bench_stats::sitting_json_members(sitting)
        << ",\"n\":" << n << ",\"workers\":" << workers << ",\"repeat\":" << repeat << ",";
-  weft_stats::host_json(json, steadiness);
+  bench_stats::host_json(json, steadiness);
   json << ",\"variants\":[";
   for (std::size_t i = 0; i < forms.size(); ++i)
     json << (i ? "," : "") << '"' << forms[i].name << '"';
@@ -244,11 +244,11 @@ int main(int argc, char** argv) {
     // Each form's times over the reference's of the same repetitions; the stream of the
     // bootstrap seed is the pair's place in the table, so a seed replays every interval.
     auto pair = [&](const Form* against, std::uint64_t stream) {
-      std::optional<weft_stats::PairedSummary> s;
+      std::optional<bench_stats::PairedSummary> s;
       if (against && against != &f) {
-        s = weft_stats::compare_paired(
+        s = bench_stats::compare_paired(
             f.times, against->times,
-            {10000, 0.95, weft_stats::derive_seed(bootstrap_seed, stream)});
+            {10000, 0.95, bench_stats::derive_seed(bootstrap_seed, stream)});
       }
       return s;
     };
@@ -258,8 +258,8 @@ int main(int argc, char** argv) {
     if (serial_s > 0) std::snprintf(x_serial, sizeof x_serial, "%.3f", t / serial_s);
     if (lace_s > 0) std::snprintf(x_lace, sizeof x_lace, "%.3f", t / lace_s);
     std::printf("%-9s %9.4f %8s %8s  %-40s %-40s\n", f.name, t, x_serial, x_lace,
-                vs_lace ? weft_stats::interval_text(*vs_lace).c_str() : "-",
-                vs_serial ? weft_stats::interval_text(*vs_serial).c_str() : "-");
+                vs_lace ? bench_stats::interval_text(*vs_lace).c_str() : "-",
+                vs_serial ? bench_stats::interval_text(*vs_serial).c_str() : "-");
     json << (k ? "," : "") << "{\"form\":\"" << f.name << "\",\"median_s\":" << t
          << ",\"x_serial\":";
     if (serial_s > 0)
@@ -273,19 +273,19 @@ int main(int argc, char** argv) {
       json << "null";
     if (vs_lace) {
       json << ",\"vs_lace\":{\"a\":\"" << f.name << "\",\"b\":\"lace\"";
-      weft_stats::summary_json(json, *vs_lace);
+      bench_stats::summary_json(json, *vs_lace);
       json << "}";
     }
     if (vs_serial) {
       json << ",\"vs_serial\":{\"a\":\"" << f.name << "\",\"b\":\"serial\"";
-      weft_stats::summary_json(json, *vs_serial);
+      bench_stats::summary_json(json, *vs_serial);
       json << "}";
     }
     json << "}";
   }
   json << "]}\n";
-  std::printf("%s\n%s\n", weft_stats::sitting_line(sitting).c_str(),
-              weft_stats::host_line(steadiness).c_str());
+  std::printf("%s\n%s\n", bench_stats::sitting_line(sitting).c_str(),
+              bench_stats::host_line(steadiness).c_str());
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << json.str();

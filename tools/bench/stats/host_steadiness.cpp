@@ -10,7 +10,7 @@
 
 #include "tools/bench/stats/paired.hpp"
 
-namespace weft_stats {
+namespace bench_stats {
 namespace {
 
 // Knuth's MMIX multiplier and increment: a full-period LCG modulo 2^64.
@@ -129,4 +129,4 @@ Steadiness HostMonitor::steadiness() const {
   return judge_steadiness(samples_, steal);
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

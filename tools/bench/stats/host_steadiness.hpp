@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace weft_stats {
+namespace bench_stats {
 
 inline constexpr double kUnsteadyCv = 0.05;
 inline constexpr double kUnsteadySteal = 0.02;
@@ -74,4 +74,4 @@ class HostMonitor {
 // The verdict on given figures (HostMonitor::steadiness's rule, for tests).
 Steadiness judge_steadiness(const std::vector<double>& samples, std::optional<double> steal_share);
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -7,7 +7,7 @@
 
 #include "tools/bench/stats/randomized_blocks.hpp"
 
-namespace weft_stats {
+namespace bench_stats {
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
@@ -99,4 +99,4 @@ PairedSummary compare_paired(std::span<const double> a, std::span<const double> 
   return summarize_ratios(ratios, o);
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

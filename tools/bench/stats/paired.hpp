@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace weft_stats {
+namespace bench_stats {
 
 enum class Verdict { kAhead, kBehind, kLevel, kUndecided };
 
@@ -83,4 +83,4 @@ PairedSummary compare_paired(std::span<const double> a, std::span<const double> 
 // The same on ratios already formed.
 PairedSummary summarize_ratios(std::span<const double> ratios, const BootstrapOptions& options);
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -4,7 +4,7 @@
 #include <random>
 #include <utility>
 
-namespace weft_stats {
+namespace bench_stats {
 
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
@@ -22,4 +22,4 @@ std::vector<std::size_t> block_order(std::size_t count, std::uint64_t seed,
   return order;
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace weft_stats {
+namespace bench_stats {
 
 // A 64-bit value derived from (seed, stream) by SplitMix64's finaliser: the seeds of
 // independent streams (a repetition's order, a pair's bootstrap) drawn from one sitting seed.
@@ -25,4 +25,4 @@ inline std::size_t index_below(std::uint64_t draw, std::size_t n) {
 std::vector<std::size_t> block_order(std::size_t count, std::uint64_t seed,
                                      std::uint64_t repetition);
 
-}  // namespace weft_stats
+}  // namespace bench_stats

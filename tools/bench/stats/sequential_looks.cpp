@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace weft_stats {
+namespace bench_stats {
 
 int look_repetitions(const LookPlan& plan, int k) {
   int n = std::max(plan.first, 1);
@@ -38,4 +38,4 @@ RepetitionPlan::Step RepetitionPlan::after(int rep, double elapsed_s, double rou
   return step;
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

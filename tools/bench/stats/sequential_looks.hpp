@@ -8,7 +8,7 @@
 // first decided it (its interval at that look's confidence); an undecided one, the last.
 #pragma once
 
-namespace weft_stats {
+namespace bench_stats {
 
 struct LookPlan {
   int first = 10;       // repetitions at the first look (at least 5)
@@ -52,4 +52,4 @@ class RepetitionPlan {
   int looks_ = 0;
 };
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -8,7 +8,7 @@
 #include "build_info.hpp"  // generated: cmake/WeftBuildInfo.cmake
 #include "workloads/common/text_format.hpp"
 
-namespace weft_stats {
+namespace bench_stats {
 namespace {
 
 std::string cpu_model() {
@@ -86,7 +86,7 @@ SittingInfo current_sitting(std::span<const std::string_view> args, std::uint64_
 }
 
 std::string sitting_json_members(const SittingInfo& s) {
-  using bench_text::quote;
+  using common::quote;
   return "\"commit\":" + quote(s.commit) + ",\"compiler\":" + quote(s.compiler) +
          ",\"flags\":" + quote(s.flags) + ",\"build_type\":" + quote(s.build_type) +
          ",\"cpu_model\":" + quote(s.cpu_model) + ",\"kernel\":" + quote(s.kernel) +
@@ -94,4 +94,4 @@ std::string sitting_json_members(const SittingInfo& s) {
          ",\"command_line\":" + quote(s.command_line);
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace weft_stats {
+namespace bench_stats {
 
 struct SittingInfo {
   std::string commit;      // "<hash>", "<hash>-dirty" or "unknown"
@@ -32,4 +32,4 @@ std::string shell_command_line(std::span<const std::string_view> args);
 // The fields as members of a JSON object, without braces: "\"commit\":\"…\",…,\"command\":\"…\"".
 std::string sitting_json_members(const SittingInfo& info);
 
-}  // namespace weft_stats
+}  // namespace bench_stats

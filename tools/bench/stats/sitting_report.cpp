@@ -2,11 +2,11 @@
 
 #include "workloads/common/text_format.hpp"
 
-namespace weft_stats {
+namespace bench_stats {
 
-using bench_text::format;
-using bench_text::number;
-using bench_text::quote;
+using common::format;
+using common::number;
+using common::quote;
 
 std::string interval_text(const PairedSummary& s) {
   std::string text = format("%.3f [%.3f, %.3f] %-9s n=%zu", s.ratio_median, s.ci_low, s.ci_high,
@@ -62,4 +62,4 @@ std::string verdict_counts(const std::vector<PairedSummary>& summaries) {
                 counts[static_cast<int>(Verdict::kBehind)], undecided);
 }
 
-}  // namespace weft_stats
+}  // namespace bench_stats

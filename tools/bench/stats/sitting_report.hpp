@@ -11,7 +11,7 @@
 #include "tools/bench/stats/paired.hpp"
 #include "tools/bench/stats/sitting_info.hpp"
 
-namespace weft_stats {
+namespace bench_stats {
 
 // "0.912 [0.874, 0.950] ahead     n=12", with " @99.17%" where the confidence is not 95 %.
 std::string interval_text(const PairedSummary& s);
@@ -32,4 +32,4 @@ void host_json(std::ostream& out, const Steadiness& h);
 // "pairs: 48; 40 decided (12 ahead, 20 level, 8 behind), 8 undecided"
 std::string verdict_counts(const std::vector<PairedSummary>& summaries);
 
-}  // namespace weft_stats
+}  // namespace bench_stats

@@ -10,7 +10,7 @@
 #include "workloads/thread_apps/barnes_hut.hpp"
 #include "workloads/thread_apps/decision_tree.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 namespace {
 
@@ -86,4 +86,4 @@ void run_dtree(Sitting& sitting) {
   });
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -6,10 +6,10 @@
 
 #include "tools/bench/threads/series_runner.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 // Each adds its series and blocks to the sitting's result.
 void run_barnes(Sitting& sitting);
 void run_dtree(Sitting& sitting);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

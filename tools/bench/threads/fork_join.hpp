@@ -10,7 +10,7 @@
 #include <weft/invoke.hpp>
 #include <weft/thread.hpp>
 
-namespace threads_bench {
+namespace bench_threads {
 
 // Joins every thread that was made, then rethrows the first exception one threw: a joinable
 // weft::thread must never be destroyed, even when a creation or a join throws.
@@ -61,4 +61,4 @@ struct TaskPerCall {
   }
 };
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -5,13 +5,13 @@
 
 #include "workloads/kernels/dense_kernel.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 namespace {
 
 // noinline: one copy, so that the serial elision's time per leaf is what a thread's leaf costs.
 [[gnu::noinline]] std::uint64_t leaf(std::uint64_t index) {
   std::uint64_t x = index;
-  for (std::uint32_t r = 0; r < kManyLeafRounds; ++r) x = workloads::dense::Matrix::mix(x);
+  for (std::uint32_t r = 0; r < kManyLeafRounds; ++r) x = kernels::dense::Matrix::mix(x);
   return x;
 }
 
@@ -57,4 +57,4 @@ std::uint64_t many_threads(std::size_t count) {
   return sum;
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace threads_bench {
+namespace bench_threads {
 
 // About 1 µs of dependent multiplies on this machine's cores (the serial elision's time per
 // leaf is in the report).
@@ -20,4 +20,4 @@ std::uint64_t many_serial(std::size_t count);    // the recursion with plain cal
 // The recursion with a weft::thread per left half, under a root thread (inside run()).
 std::uint64_t many_threads(std::size_t count);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

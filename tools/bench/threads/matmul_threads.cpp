@@ -13,11 +13,11 @@
 #include "tools/bench/threads/fork_join.hpp"
 #include "workloads/kernels/dense_kernel.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 namespace {
 
-using workloads::dense::Block;
-using workloads::dense::ConstBlock;
+using kernels::dense::Block;
+using kernels::dense::ConstBlock;
 
 constexpr std::size_t kAlign = 64;
 constexpr std::uint64_t kSeedA = 0xA11CE;
@@ -71,7 +71,7 @@ void add(Block c, ConstBlock t) {
 template <class Calls>
 void multiply(ConstBlock a, ConstBlock b, Block c) {
   if (c.order <= kMatmulBase) {
-    workloads::dense::multiply_block(a, b, c);
+    kernels::dense::multiply_block(a, b, c);
     return;
   }
   const Temporary temporary(c.order);
@@ -88,9 +88,9 @@ void multiply(ConstBlock a, ConstBlock b, Block c) {
 }
 
 void fill(double* m, std::size_t count, std::uint64_t seed) {
-  const std::uint64_t start = workloads::dense::Matrix::mix(seed);
+  const std::uint64_t start = kernels::dense::Matrix::mix(seed);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t bits = workloads::dense::Matrix::mix(start + i);
+    const std::uint64_t bits = kernels::dense::Matrix::mix(start + i);
     m[i] = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;  // [-1, 1)
   }
 }
@@ -124,10 +124,10 @@ void MatmulInputs::multiply(MatmulVersion version) {
   const ConstBlock a{a_, n_, n_}, b{b_, n_, n_};
   const Block c{c_, n_, n_};
   switch (version) {
-    case MatmulVersion::kSerial: threads_bench::multiply<PlainCalls>(a, b, c); return;
-    case MatmulVersion::kTasks: threads_bench::multiply<TaskPerCall>(a, b, c); return;
+    case MatmulVersion::kSerial: bench_threads::multiply<PlainCalls>(a, b, c); return;
+    case MatmulVersion::kTasks: bench_threads::multiply<TaskPerCall>(a, b, c); return;
     case MatmulVersion::kThreads: {
-      weft::thread root([=] { threads_bench::multiply<ThreadPerCall>(a, b, c); });
+      weft::thread root([=] { bench_threads::multiply<ThreadPerCall>(a, b, c); });
       root.join();
       return;
     }
@@ -163,7 +163,7 @@ std::string MatmulInputs::check_against_dot_products() const {
   for (std::uint64_t round = 0; round < 2; ++round) {
     std::vector<long double> x(n), bx(n, 0), abs_bx(n, 0);
     for (std::size_t j = 0; j < n; ++j) {
-      const std::uint64_t bits = workloads::dense::Matrix::mix(0xF4E1 + round * n + j);
+      const std::uint64_t bits = kernels::dense::Matrix::mix(0xF4E1 + round * n + j);
       x[j] = 0.5L + static_cast<long double>(bits >> 11) * 0x1.0p-54L;
     }
     for (std::size_t k = 0; k < n; ++k) {
@@ -189,7 +189,7 @@ std::string MatmulInputs::check_against_dot_products() const {
   for (const auto& ij : corners)
     if (std::string e = check_entry(ij[0], ij[1]); !e.empty()) return e;
   for (std::uint64_t s = 0; s < 128; ++s) {
-    const std::uint64_t bits = workloads::dense::Matrix::mix(0xC0FFEE + s);
+    const std::uint64_t bits = kernels::dense::Matrix::mix(0xC0FFEE + s);
     if (std::string e = check_entry((bits & 0xffffffffu) % n, (bits >> 32) % n); !e.empty())
       return e;
   }
@@ -211,4 +211,4 @@ std::string MatmulInputs::check_equal(const std::vector<double>& reference) cons
   return "";
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace threads_bench {
+namespace bench_threads {
 
 inline constexpr std::size_t kMatmulBase = 64;      // orders <= this multiply serially
 inline constexpr std::size_t kMatmulAddBase = 128;  // orders <= this add serially
@@ -57,4 +57,4 @@ class MatmulInputs {
   double* c_;
 };
 
-}  // namespace threads_bench
+}  // namespace bench_threads

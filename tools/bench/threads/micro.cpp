@@ -17,7 +17,7 @@
 
 #include "tools/bench/threads/run_sample.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -322,7 +322,7 @@ void run_micro(Sitting& sitting) {
   const std::uint64_t seed = order_seed(settings.seed, Bench::kMicro, 0);
   for (int rep = 1; rep <= settings.repeat; ++rep) {
     blocks.order.push_back(
-        weft_stats::block_order(ops.size(), seed, static_cast<std::uint64_t>(rep)));
+        bench_stats::block_order(ops.size(), seed, static_cast<std::uint64_t>(rep)));
     for (const std::size_t i : blocks.order.back()) {
       MicroOp& op = ops[i];
       if (sitting.progress) sitting.progress(rep, settings.repeat, label(op.series));
@@ -334,4 +334,4 @@ void run_micro(Sitting& sitting) {
   sitting.result.blocks.push_back(std::move(blocks));
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

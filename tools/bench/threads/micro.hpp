@@ -9,7 +9,7 @@
 
 #include "tools/bench/threads/series_runner.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 // The micro operations, one MicroSeries each, measured `settings.repeat` times in randomized
 // blocks (every operation once per repetition, in an order drawn from the seed), added to the
@@ -20,4 +20,4 @@ namespace threads_bench {
 // on).
 void run_micro(Sitting& sitting);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -6,7 +6,7 @@
 #include <weft/memory.hpp>
 #include <weft/runtime.hpp>
 
-namespace threads_bench {
+namespace bench_threads {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -80,4 +80,4 @@ Sample measure_weft(const weft::Config& config, std::size_t inputs_bytes,
   return s;
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

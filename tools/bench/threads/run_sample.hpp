@@ -9,7 +9,7 @@
 
 #include "tools/bench/threads/threads_bench.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 // The Config of a weft run: the WEFT_* environment, with the workers, scheduler, quota and
 // thread stack given (stack 0: keep the environment's).
@@ -28,4 +28,4 @@ Sample measure_serial(std::size_t inputs_bytes, const std::function<void()>& bod
 Sample measure_weft(const weft::Config& config, std::size_t inputs_bytes,
                     const std::function<void()>& body);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -1,7 +1,7 @@
 // What every benchmark of `weft-bench threads` shares: a Series named for its benchmark,
 // version, workers and size, the sitting they all run in, and the loop that runs all series of
 // one benchmark `repeat` times in randomized blocks: every series once per repetition, in an
-// order drawn afresh for each repetition from the sitting's seed (weft_stats::block_order), so
+// order drawn afresh for each repetition from the sitting's seed (bench_stats::block_order), so
 // that no series always runs first after the previous benchmark or right after another one.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include "tools/bench/stats/randomized_blocks.hpp"
 #include "tools/bench/threads/threads_bench.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 inline Series make_series(Bench bench, const char* version, unsigned workers, std::size_t size) {
   Series s;
@@ -31,7 +31,7 @@ inline Series make_series(Bench bench, const char* version, unsigned workers, st
 struct Sitting {
   const Settings& settings;
   const Progress& progress;
-  weft_stats::HostMonitor& host;
+  bench_stats::HostMonitor& host;
   Result& result;
 };
 
@@ -49,7 +49,7 @@ void alternate(Sitting& sitting, std::vector<Series>& series, const RunOne& run_
   const std::uint64_t seed = order_seed(st.seed, series.front().bench, series.front().size);
   std::vector<std::vector<std::size_t>> order;
   for (int rep = 1; rep <= st.repeat; ++rep) {
-    order.push_back(weft_stats::block_order(series.size(), seed, static_cast<std::uint64_t>(rep)));
+    order.push_back(bench_stats::block_order(series.size(), seed, static_cast<std::uint64_t>(rep)));
     for (const std::size_t i : order.back()) {
       Series& s = series[i];
       if (sitting.progress)
@@ -63,4 +63,4 @@ void alternate(Sitting& sitting, std::vector<Series>& series, const RunOne& run_
   add_blocks(sitting, series, std::move(order));
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

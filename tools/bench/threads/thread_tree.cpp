@@ -6,12 +6,12 @@
 #include "tools/bench/threads/fork_join.hpp"
 #include "workloads/kernels/dense_kernel.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 namespace {
 
 constexpr std::size_t kWords = kTreeNodeBytes / sizeof(std::uint64_t);
 
-std::uint64_t node_value(std::uint64_t id) { return workloads::dense::Matrix::mix(id) + id; }
+std::uint64_t node_value(std::uint64_t id) { return kernels::dense::Matrix::mix(id) + id; }
 
 // Node `id` (the root is 1, node i's children 2i and 2i+1) with `below` levels under it.
 // The value goes through the node's block (first and last word), so a block freed or
@@ -19,7 +19,7 @@ std::uint64_t node_value(std::uint64_t id) { return workloads::dense::Matrix::mi
 template <class Calls>
 std::uint64_t node(std::uint64_t id, int below) {
   auto* block = static_cast<std::uint64_t*>(weft::allocate(kTreeNodeBytes));
-  block[0] = workloads::dense::Matrix::mix(id);
+  block[0] = kernels::dense::Matrix::mix(id);
   block[kWords - 1] = id;
   std::uint64_t left = 0, right = 0;
   if (below > 0) {
@@ -67,4 +67,4 @@ std::size_t tree_space_bound(std::size_t s1, unsigned workers, int fork_depth, s
   return s1 + 4 * std::size_t{workers} * static_cast<std::size_t>(fork_depth) * quota;
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

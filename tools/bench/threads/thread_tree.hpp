@@ -10,7 +10,7 @@
 
 #include "tools/bench/threads/threads_bench.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 inline constexpr std::size_t kTreeNodeBytes = 64 * kKiB;
 
@@ -29,4 +29,4 @@ int tree_fork_depth(int depth, std::size_t quota);
 // S1 + 4·p·D·K.
 std::size_t tree_space_bound(std::size_t s1, unsigned workers, int fork_depth, std::size_t quota);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

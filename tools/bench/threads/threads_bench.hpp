@@ -19,7 +19,7 @@
 #include "tools/bench/stats/paired.hpp"
 #include "tools/bench/stats/sitting_info.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 // A run whose answer is wrong. weft-bench reports it and exits 1.
 class WrongAnswer : public std::runtime_error {
@@ -55,7 +55,7 @@ struct Settings {
   // The sitting's seed: each repetition's order and each pair's bootstrap resamples derive
   // from it, so the same seed replays the same orders and intervals.
   std::uint64_t seed = 1;
-  int resamples = 10000;  // per interval (weft_stats::kMinResamples at least)
+  int resamples = 10000;  // per interval (bench_stats::kMinResamples at least)
   // The program's name and arguments, as the JSON records them ("" when empty).
   std::vector<std::string> command_line;
   // Test hook: every benchmark damages its answer before checking it, to show that the
@@ -104,7 +104,7 @@ struct MicroSeries {
 struct Pair {
   std::string kind;
   std::size_t a = 0, b = 0;
-  weft_stats::PairedSummary summary;  // of a's seconds over b's
+  bench_stats::PairedSummary summary;  // of a's seconds over b's
 };
 
 // One benchmark at one size, whose series ran in randomized blocks together: series
@@ -120,13 +120,13 @@ struct Blocks {
 
 struct Result {
   Settings settings;
-  weft_stats::SittingInfo sitting;
+  bench_stats::SittingInfo sitting;
   std::vector<MicroSeries> micro;
   std::vector<Series> series;  // in the order of Settings::benches
   std::vector<Blocks> blocks;  // in the order they ran
   // The calibration kernel before the first repetition and after every repetition of every
   // benchmark.
-  weft_stats::Steadiness host;
+  bench_stats::Steadiness host;
   std::size_t matmul_add_base = 0;
   std::size_t tree_node_bytes = 0;
   std::uint32_t many_leaf_rounds = 0;
@@ -164,4 +164,4 @@ double median(std::vector<double> v);
 // "64K", "1M", "1.5M", "123": bytes as weft-bench's options take them.
 std::string bytes_text(std::size_t bytes);
 
-}  // namespace threads_bench
+}  // namespace bench_threads

@@ -20,7 +20,7 @@
 #include "tools/bench/threads/thread_tree.hpp"
 #include "tools/bench/threads/threads_bench.hpp"
 
-namespace threads_bench {
+namespace bench_threads {
 
 const char* bench_name(Bench b) noexcept {
   switch (b) {
@@ -65,13 +65,13 @@ std::vector<std::size_t> default_quotas(Bench b) {
 // The streams of the sitting's seed: 1000 + benchmark for the orders, 2000 + benchmark for
 // the resamples, each then split by size.
 std::uint64_t order_seed(std::uint64_t seed, Bench bench, std::size_t size) {
-  return weft_stats::derive_seed(weft_stats::derive_seed(seed, 1000 + static_cast<unsigned>(bench)),
-                                 size);
+  return bench_stats::derive_seed(
+      bench_stats::derive_seed(seed, 1000 + static_cast<unsigned>(bench)), size);
 }
 
 std::uint64_t bootstrap_seed(std::uint64_t seed, Bench bench, std::size_t size) {
-  return weft_stats::derive_seed(weft_stats::derive_seed(seed, 2000 + static_cast<unsigned>(bench)),
-                                 size);
+  return bench_stats::derive_seed(
+      bench_stats::derive_seed(seed, 2000 + static_cast<unsigned>(bench)), size);
 }
 
 std::vector<Pair> plan_pairs(const std::vector<Series>& series) {
@@ -130,8 +130,8 @@ void add_blocks(Sitting& sitting, std::vector<Series>& series,
     std::vector<double> a_s, b_s;
     for (const Sample& x : series[p.a].samples) a_s.push_back(x.seconds);
     for (const Sample& x : series[p.b].samples) b_s.push_back(x.seconds);
-    p.summary = weft_stats::compare_paired(a_s, b_s,
-                                           {st.resamples, 0.95, weft_stats::derive_seed(seed, k)});
+    p.summary = bench_stats::compare_paired(
+        a_s, b_s, {st.resamples, 0.95, bench_stats::derive_seed(seed, k)});
     p.a += b.first;
     p.b += b.first;
   }
@@ -291,8 +291,8 @@ Result run_threads(const Settings& settings, const Progress& progress) {
   r.many_leaf_rounds = kManyLeafRounds;
   const std::vector<std::string_view> words(settings.command_line.begin(),
                                             settings.command_line.end());
-  r.sitting = weft_stats::current_sitting(words, settings.seed);
-  weft_stats::HostMonitor host;
+  r.sitting = bench_stats::current_sitting(words, settings.seed);
+  bench_stats::HostMonitor host;
   host.calibrate();
   Sitting sitting{settings, progress, host, r};
   for (const Bench b : settings.benches) {
@@ -309,4 +309,4 @@ Result run_threads(const Settings& settings, const Progress& progress) {
   return r;
 }
 
-}  // namespace threads_bench
+}  // namespace bench_threads

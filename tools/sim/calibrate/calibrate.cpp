@@ -28,7 +28,7 @@
 #include "workloads/uts/uts_seq.hpp"
 #include "workloads/uts/uts_weft.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -86,7 +86,7 @@ void measure_fib(const CalibrateOptions& o, std::vector<Measurement>& out,
     start = Clock::now();
     const long w = rt.run([n] { return fib_weft(n); });
     const double weft = seconds_since(start);
-    check(s == bench_common::fib_by_iteration(n) && s == w, "fib gave a wrong answer");
+    check(s == common::fib_by_iteration(n) && s == w, "fib gave a wrong answer");
     per_call.push_back(std::max(0.0, weft * 1e9 - spawns * frame_ns) / calls);
     serial_call.push_back(serial / calls * 1e9);
   }
@@ -369,4 +369,4 @@ std::string costs_file_text(const std::vector<Measurement>& measurements) {
   return doc.dump(2) + "\n";
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace weft_sim {
+namespace sim {
 
 struct Measurement {
   std::string name;  // a cost_fields() name
@@ -32,4 +32,4 @@ std::vector<Measurement> calibrate(const CalibrateOptions& options,
 // The costs file for `measurements` (parse_costs reads it back).
 std::string costs_file_text(const std::vector<Measurement>& measurements);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -16,7 +16,7 @@
 #include "tools/sim/calibrate/separate_cpus.hpp"
 #include "weft/detail/task_stack.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -127,4 +127,4 @@ void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
                      std::to_string(o.repeat)});
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -10,7 +10,7 @@
 
 #include "tools/sim/calibrate/calibrate.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct Spread {
   double median, low, high;
@@ -45,4 +45,4 @@ inline std::string batches(int batch, int repeat) {
 void measure_handoff(const CalibrateOptions& o, std::vector<Measurement>& out,
                      const std::function<void(const std::string&)>& progress);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -6,7 +6,7 @@
 
 #include "platform/native_thread.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 SeparateCpus::SeparateCpus() : saved_(weft::platform::thread_cpus()) {
   if (saved_.size() < 2) return;  // nothing to separate from
@@ -26,4 +26,4 @@ SeparateCpus::~SeparateCpus() {
 
 bool SeparateCpus::place_helper(int cpu) { return weft::platform::set_thread_cpus({cpu}); }
 
-}  // namespace weft_sim
+}  // namespace sim

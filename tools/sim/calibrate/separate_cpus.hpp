@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace weft_sim {
+namespace sim {
 
 class SeparateCpus {
  public:
@@ -38,4 +38,4 @@ class SeparateCpus {
   int own_ = -1;
 };
 
-}  // namespace weft_sim
+}  // namespace sim

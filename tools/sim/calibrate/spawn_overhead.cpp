@@ -10,7 +10,7 @@
 #include "model/frame_cost.hpp"
 #include "tools/sim/calibrate/calibrate_steps.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 namespace spawn_overhead_detail {
 
@@ -115,4 +115,4 @@ std::string spawn_overheads_text() {
   return text.empty() ? "none measured" : text;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -22,7 +22,7 @@
 
 #include "tools/sim/dag/task_call_par.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 namespace spawn_overhead_detail {
 
@@ -110,4 +110,4 @@ std::uint64_t scope_child_overhead_ps() {
   return ps;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

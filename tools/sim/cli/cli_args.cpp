@@ -8,7 +8,7 @@
 #include "workloads/common/output_file.hpp"
 #include "workloads/uts/tree_flags.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 bool parse_u64(std::string_view text, std::uint64_t& value) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -125,7 +125,7 @@ bool take_costs_or_output(std::string_view flag, std::string_view value, CostsAn
 
 std::string check_json_path(const std::string& json_path) {
   if (json_path.empty() || json_path == "-") return "";
-  const std::string e = weft_bench::check_replaceable(json_path);
+  const std::string e = bench_cli::check_replaceable(json_path);
   return e.empty() ? "" : "--json " + json_path + ": " + e;
 }
 
@@ -251,4 +251,4 @@ std::string usage() {
          "Exit 1 if a check fails, 2 for bad arguments or a bad .wdag.\n";
 }
 
-}  // namespace weft_sim
+}  // namespace sim

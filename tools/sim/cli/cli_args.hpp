@@ -12,7 +12,7 @@
 #include "weft/config.hpp"
 #include "workloads/uts/presets.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct Dag;  // tools/sim/dag/dag.hpp
 
@@ -76,4 +76,4 @@ std::string check_json_path(const std::string& json_path);
 std::string parse_args(int argc, char** argv, SimArgs& args);
 std::string usage();
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -31,33 +31,32 @@
 
 namespace {
 
-using weft_bench::check_replaceable;
-using weft_bench::replace_file;
-using weft_sim::SimArgs;
+using bench_cli::check_replaceable;
+using bench_cli::replace_file;
+using sim::SimArgs;
 
 // The runs of one workload; returns false if a check failed.
-bool run_all(const SimArgs& args, const weft_sim::Costs& costs,
-             std::vector<weft_sim::RunRecord>& records) {
+bool run_all(const SimArgs& args, const sim::Costs& costs, std::vector<sim::RunRecord>& records) {
   bool ok = true;
   // A dag is read once for all the runs; a bad file throws WdagError before any of them.
-  weft_sim::Workload workload = args.workload;
-  weft_sim::load_workload(workload);
-  const std::uint64_t expected = weft_sim::expected_tasks(workload);
+  sim::Workload workload = args.workload;
+  sim::load_workload(workload);
+  const std::uint64_t expected = sim::expected_tasks(workload);
   for (weft::StealMechanism mechanism : args.mechanisms) {
     for (unsigned p : args.workers) {
       for (const weft::StealPolicy& policy : args.policies) {
-        weft_sim::EngineConfig config{.workers = p,
-                                      .policy = policy,
-                                      .mechanism = mechanism,
-                                      .barrier = args.barrier,
-                                      .seed = args.seed,
-                                      .costs = costs.engine};
-        weft_sim::RunRecord r;
+        sim::EngineConfig config{.workers = p,
+                                 .policy = policy,
+                                 .mechanism = mechanism,
+                                 .barrier = args.barrier,
+                                 .seed = args.seed,
+                                 .costs = costs.engine};
+        sim::RunRecord r;
         r.workers = p;
         r.mechanism = weft::mechanism_name(mechanism);
         r.steal = policy.spec();
         r.seed = args.seed;
-        r.result = weft_sim::simulate_workload(workload, costs, config);
+        r.result = sim::simulate_workload(workload, costs, config);
         r.verified = r.result.tasks == expected && r.result.counters.spawns + 1 == expected;
         if (!r.verified) {
           std::fprintf(stderr, "weft-sim: %u workers, %s: %llu tasks, expected %llu\n", p,
@@ -84,42 +83,42 @@ int write_output(const SimArgs& args, const std::string& text) {
 }
 
 int calibrate_command(const SimArgs& args) {
-  weft_sim::CalibrateOptions options;
+  sim::CalibrateOptions options;
   options.repeat = args.repeat;
-  std::vector<weft_sim::Measurement> measured;
+  std::vector<sim::Measurement> measured;
   try {
-    measured = weft_sim::calibrate(options, [](const std::string& step) {
+    measured = sim::calibrate(options, [](const std::string& step) {
       std::fprintf(stderr, "weft-sim calibrate: %s\n", step.c_str());
     });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft-sim: %s\n", e.what());
     return 1;
   }
-  for (const weft_sim::Measurement& m : measured) {
+  for (const sim::Measurement& m : measured) {
     std::fprintf(stderr, "  %-18s %12.3f ns  [%.3f, %.3f]  %s\n", m.name.c_str(), m.median_ns,
                  m.low_ns, m.high_ns, m.method.c_str());
   }
-  return write_output(args, weft_sim::costs_file_text(measured));
+  return write_output(args, sim::costs_file_text(measured));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::string_view(argv[1]) == "model") return weft_sim::model_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "paper") return weft_sim::paper_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "model") return sim::model_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "paper") return sim::paper_command(argc, argv);
   if (argc >= 2 && std::string_view(argv[1]) == "validate") {
-    return weft_sim::validate_command(argc, argv);
+    return sim::validate_command(argc, argv);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "record") {
-    return weft_sim::record_command(argc, argv);
+    return sim::record_command(argc, argv);
   }
   SimArgs args;
-  if (const std::string error = weft_sim::parse_args(argc, argv, args); !error.empty()) {
-    std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), weft_sim::usage().c_str());
+  if (const std::string error = sim::parse_args(argc, argv, args); !error.empty()) {
+    std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), sim::usage().c_str());
     return 2;
   }
   if (args.help) {
-    std::fputs(weft_sim::usage().c_str(), stdout);
+    std::fputs(sim::usage().c_str(), stdout);
     return 0;
   }
   if (args.json_path != "" && args.json_path != "-") {
@@ -130,18 +129,18 @@ int main(int argc, char** argv) {
     }
   }
   if (args.command == SimArgs::Command::kCalibrate) return calibrate_command(args);
-  weft_sim::Costs costs;
+  sim::Costs costs;
   std::string costs_source;
   try {
-    costs = weft_sim::command_costs(args.costs_path, args.scale_costs, costs_source);
+    costs = sim::command_costs(args.costs_path, args.scale_costs, costs_source);
     for (weft::StealMechanism mechanism : args.mechanisms) {
-      weft_sim::require_fence_costs(costs, args.costs_path, mechanism, args.barrier);
+      sim::require_fence_costs(costs, args.costs_path, mechanism, args.barrier);
     }
-  } catch (const weft_sim::CostsError& e) {
+  } catch (const sim::CostsError& e) {
     std::fprintf(stderr, "weft-sim: %s\n", e.what());
     return 2;
   }
-  std::vector<weft_sim::RunRecord> records;
+  std::vector<sim::RunRecord> records;
   bool ok = false;
   try {
     ok = run_all(args, costs, records);
@@ -150,10 +149,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   // With --json -, stdout is the JSON's alone: the table goes to stderr.
-  std::fputs(weft_sim::table(args, costs_source, records).c_str(),
+  std::fputs(sim::table(args, costs_source, records).c_str(),
              args.json_path == "-" ? stderr : stdout);
   if (!args.json_path.empty()) {
-    const int status = write_output(args, weft_sim::json(args, costs, costs_source, records));
+    const int status = write_output(args, sim::json(args, costs, costs_source, records));
     if (status != 0) return status;
   }
   return ok ? 0 : 1;

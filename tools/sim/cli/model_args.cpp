@@ -8,7 +8,7 @@
 
 #include "tools/sim/cli/cli_args.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 using Mode = ModelArgs::Mode;
@@ -245,4 +245,4 @@ std::string model_usage() {
          "Exit 1 if a check fails, 2 for bad arguments.\n";
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -8,7 +8,7 @@
 
 #include "weft/config.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct ModelArgs {
   enum class Mode : std::uint8_t { kBag, kLatency, kMitzenmacher, kGenerator };
@@ -32,4 +32,4 @@ const char* mode_name(ModelArgs::Mode mode);
 std::string parse_model_args(int argc, char** argv, ModelArgs& args);
 std::string model_usage();
 
-}  // namespace weft_sim
+}  // namespace sim

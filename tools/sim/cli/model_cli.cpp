@@ -14,7 +14,7 @@
 #include "tools/sim/models/model_mitzenmacher.hpp"
 #include "workloads/common/output_file.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 using Mode = ModelArgs::Mode;
@@ -222,7 +222,7 @@ int model_command(int argc, char** argv) {
   const bool json_to_stdout = args.json_path == "-";
   if (!args.json_path.empty() && !json_to_stdout) {
     // Refused before the runs, not after them.
-    if (const std::string e = weft_bench::check_replaceable(args.json_path); !e.empty()) {
+    if (const std::string e = bench_cli::check_replaceable(args.json_path); !e.empty()) {
       std::fprintf(stderr, "weft-sim model: --json %s: %s\n", args.json_path.c_str(), e.c_str());
       return 2;
     }
@@ -245,11 +245,11 @@ int model_command(int argc, char** argv) {
   const std::string text = document.dump() + "\n";
   if (json_to_stdout) {
     std::fputs(text.c_str(), stdout);
-  } else if (const std::string e = weft_bench::replace_file(args.json_path, text); !e.empty()) {
+  } else if (const std::string e = bench_cli::replace_file(args.json_path, text); !e.empty()) {
     std::fprintf(stderr, "weft-sim model: --json %s: %s\n", args.json_path.c_str(), e.c_str());
     return 2;
   }
   return report.within ? 0 : 1;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -10,7 +10,7 @@
 
 #include "tools/sim/engine/workload.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 std::string fixed(double x, int digits = 3) {
@@ -80,62 +80,173 @@ double speedup(const Runner::Runs& runs, const std::string& policy, unsigned p) 
          static_cast<double>(runs.at({policy, p}).result.makespan_ps);
 }
 
-}  // namespace
+double steal_share(const RunRecord& r) { return share(r, r.result.shares.steal_ps); }
+double frame_share(const RunRecord& r) { return share(r, r.result.shares.frame_ps); }
 
-PaperResult run_paper(const PaperOptions& o,
-                      const std::function<void(const std::string&)>& progress) {
-  PaperResult out;
-  Runner runner(o, progress, out);
-  const unsigned P = o.workers;
-  const std::string ps = std::to_string(P);
-  auto row = [&](std::string figure, std::string what, std::string paper, std::string sim,
-                 std::string rule, bool agrees) {
-    out.rows.push_back({std::move(figure), std::move(what), std::move(paper), std::move(sim),
-                        std::move(rule), agrees});
-  };
+// Fig. 15's "busy / steal / idle".
+std::string busy_steal_idle(const RunRecord& r) {
+  return fixed(share(r, r.result.shares.busy_ps), 2) + " / " +
+         fixed(share(r, r.result.shares.steal_ps), 2) + " / " +
+         fixed(share(r, r.result.shares.idle_ps), 2);
+}
 
-  // UTS A (= T3): Figs. 9-11, Table 2, and s_i (Sect. 3.4).
+// Figs. 9-11's worker counts up to P, ending at P even where the paper has no point there.
+std::vector<unsigned> uts_curve(unsigned P) {
   std::vector<unsigned> curve{1, 2, 4, 8, 12, 16, 20, 24};
   curve.erase(std::remove_if(curve.begin(), curve.end(), [&](unsigned p) { return p > P; }),
               curve.end());
   if (curve.back() != P) curve.push_back(P);
-  const std::vector<std::string> uts_policies{"one", "fixed:20", "half", "adaptive"};
-  const Runner::Runs a = runner.run("uts:A", uts_policies, curve);
-  const RunRecord &a_one = a.at({"one", P}), &a_sta = a.at({"fixed:20", P}),
-                  &a_dyn = a.at({"half", P});
-  const auto steal = [](const RunRecord& r) { return share(r, r.result.shares.steal_ps); };
-  const auto frame = [](const RunRecord& r) { return share(r, r.result.shares.frame_ps); };
-  row("Fig. 9", "UTS A speedup at " + ps + ": one / fixed:20 / half / adaptive",
-      "st_org the only poor one",
-      fixed(speedup(a, "one", P), 2) + " / " + fixed(speedup(a, "fixed:20", P), 2) + " / " +
-          fixed(speedup(a, "half", P), 2) + " / " + fixed(speedup(a, "adaptive", P), 2),
-      "one below fixed:20 and half",
-      speedup(a, "one", P) < speedup(a, "fixed:20", P) &&
-          speedup(a, "one", P) < speedup(a, "half", P));
-  row("Table 2, Fig. 10", "UTS A R_steal at " + ps + ": one / fixed:20 / half",
-      "28.7 / 6.7 / 6.3 %",
-      percent(steal(a_one)) + " / " + percent(steal(a_sta)) + " / " + percent(steal(a_dyn)),
-      "one above fixed:20 and half", steal(a_one) > steal(a_sta) && steal(a_one) > steal(a_dyn));
-  row("Table 2, Fig. 10", "UTS A R_frame at " + ps + ": one / fixed:20 / half",
-      "11.5 / 6.9 / 3.9 %",
-      percent(frame(a_one)) + " / " + percent(frame(a_sta)) + " / " + percent(frame(a_dyn)),
-      "one > fixed:20 > half", frame(a_one) > frame(a_sta) && frame(a_sta) > frame(a_dyn));
-  {
+  return curve;
+}
+
+// Strassen, Sparse-LU and FFT (Figs. 17-24) as recorded DAGs, fixed:2 being the paper's
+// st_sta for them, at the worker counts the paper shows their shares at.
+struct RegularDag {
+  const char* file;
+  const char* figures;
+  unsigned paper_workers;
+  const char* paper_speedups;
+  const char* paper_shares;
+};
+constexpr RegularDag kRegularDags[] = {
+    {"strassen.wdag", "Figs. 17, 19 (Strassen)", 16, "st_dyn as good as st_org, st_sta lower",
+     "overhead grows only under st_sta"},
+    {"sparselu.wdag", "Figs. 20, 21 (Sparse-LU)", 20,
+     "st_sta fails to scale, st_dyn comparable to st_org", "st_sta's idle and steal large"},
+    {"fft.wdag", "Figs. 22, 24 (FFT)", 20, "st_dyn comparable to st_org",
+     "R_steal st_sta 13.5 %, st_dyn 11.9 %"},
+};
+
+// run_paper's experiments at P workers; each runs its simulations through one Runner, so that
+// they are recorded in the order run, and adds its rows in the order the report shows them.
+class Experiments {
+ public:
+  Experiments(const PaperOptions& o, const std::function<void(const std::string&)>& progress,
+              PaperResult& out)
+      : o_(o), P_(o.workers), ps_(std::to_string(P_)), runner_(o, progress, out), out_(out) {}
+
+  // UTS A (= T3): Figs. 9-11, Table 2, and s_i (Sect. 3.4).
+  void uts_a() {
+    const std::vector<unsigned> curve = uts_curve(P_);
+    const Runner::Runs a = runner_.run("uts:A", uts_policies_, curve);
+    uts_a_speedups(a);
+    uts_a_overheads(a);
+    uts_a_steal_trend(a, curve);
+    uts_a_occupancy(a);
+    uts_a_busy_follows_s1(a.at({"half", P_}));
+  }
+
+  // UTS B: Fig. 12.
+  void uts_b() {
+    const Runner::Runs b = runner_.run("uts:B", uts_policies_, {1, P_});
+    row("Fig. 12", "UTS B speedup at " + ps_ + ": one / fixed:20 / half / adaptive",
+        "st_dyn improves on A, st_org degrades",
+        fixed(speedup(b, "one", P_), 2) + " / " + fixed(speedup(b, "fixed:20", P_), 2) + " / " +
+            fixed(speedup(b, "half", P_), 2) + " / " + fixed(speedup(b, "adaptive", P_), 2),
+        "half above one on B", speedup(b, "half", P_) > speedup(b, "one", P_));
+  }
+
+  // fib: Fig. 15, its shares under fixed:d for d = 1..16.
+  void fib_depths() {
+    const std::string fib = fib_spec();
+    std::vector<std::string> ds;
+    for (int d = 1; d <= 16; ++d) ds.push_back("fixed:" + std::to_string(d));
+    const Runner::Runs f = runner_.run(fib, ds, {P_});
+    const RunRecord &d1 = f.at({"fixed:1", P_}), &d16 = f.at({"fixed:16", P_});
+    row("Fig. 15", fib + " at " + ps_ + ", fixed:16: busy / steal / idle",
+        "0.16 / 0.43 / 0.40 (fib(40))", busy_steal_idle(d16),
+        "busy lower and steal + idle higher than at fixed:1 (" + busy_steal_idle(d1) + ")",
+        share(d16, d16.result.shares.busy_ps) < share(d1, d1.result.shares.busy_ps) &&
+            share(d16, d16.result.shares.steal_ps + d16.result.shares.idle_ps) >
+                share(d1, d1.result.shares.steal_ps + d1.result.shares.idle_ps));
+  }
+
+  // fib: Fig. 16, its speedups.
+  void fib_speedups() {
+    const std::string fib = fib_spec();
+    const Runner::Runs fs = runner_.run(fib, {"one", "fixed:2", "half"}, {1, P_});
+    row("Fig. 16", fib + " speedup at " + ps_ + ": one / fixed:2 / half",
+        "1.90 / about 1.90 / 1.86 (fib(40), over the serial program)",
+        fixed(speedup(fs, "one", P_), 2) + " / " + fixed(speedup(fs, "fixed:2", P_), 2) + " / " +
+            fixed(speedup(fs, "half", P_), 2) + " (over 1 worker)",
+        "one at least half, within 10 % of each other",
+        speedup(fs, "one", P_) >= speedup(fs, "half", P_) &&
+            speedup(fs, "half", P_) >= 0.9 * speedup(fs, "one", P_));
+  }
+
+  // Figs. 17-24: each of kRegularDags found in --dags, and a "not run" row for each not.
+  void regular_dags() {
+    for (const RegularDag& g : kRegularDags) {
+      const std::string path = o_.dags_dir.empty() ? "" : o_.dags_dir + "/" + g.file;
+      if (path.empty() || !std::filesystem::exists(path)) {
+        out_.rows.push_back({g.figures, "speedups and shares", g.paper_speedups,
+                             "not run: no " + std::string(g.file) +
+                                 (o_.dags_dir.empty() ? " (--dags DIR)" : " in " + o_.dags_dir),
+                             "", false, /*ran=*/false});
+        continue;
+      }
+      regular_dag(g, path);
+    }
+  }
+
+ private:
+  void row(std::string figure, std::string what, std::string paper, std::string sim,
+           std::string rule, bool agrees) {
+    out_.rows.push_back({std::move(figure), std::move(what), std::move(paper), std::move(sim),
+                         std::move(rule), agrees});
+  }
+
+  std::string fib_spec() const { return "fib:" + std::to_string(o_.fib_n); }
+
+  // Fig. 9.
+  void uts_a_speedups(const Runner::Runs& a) {
+    row("Fig. 9", "UTS A speedup at " + ps_ + ": one / fixed:20 / half / adaptive",
+        "st_org the only poor one",
+        fixed(speedup(a, "one", P_), 2) + " / " + fixed(speedup(a, "fixed:20", P_), 2) + " / " +
+            fixed(speedup(a, "half", P_), 2) + " / " + fixed(speedup(a, "adaptive", P_), 2),
+        "one below fixed:20 and half",
+        speedup(a, "one", P_) < speedup(a, "fixed:20", P_) &&
+            speedup(a, "one", P_) < speedup(a, "half", P_));
+  }
+
+  // Table 2 and Fig. 10: R_steal and R_frame at P.
+  void uts_a_overheads(const Runner::Runs& a) {
+    const RunRecord &a_one = a.at({"one", P_}), &a_sta = a.at({"fixed:20", P_}),
+                    &a_dyn = a.at({"half", P_});
+    row("Table 2, Fig. 10", "UTS A R_steal at " + ps_ + ": one / fixed:20 / half",
+        "28.7 / 6.7 / 6.3 %",
+        percent(steal_share(a_one)) + " / " + percent(steal_share(a_sta)) + " / " +
+            percent(steal_share(a_dyn)),
+        "one above fixed:20 and half",
+        steal_share(a_one) > steal_share(a_sta) && steal_share(a_one) > steal_share(a_dyn));
+    row("Table 2, Fig. 10", "UTS A R_frame at " + ps_ + ": one / fixed:20 / half",
+        "11.5 / 6.9 / 3.9 %",
+        percent(frame_share(a_one)) + " / " + percent(frame_share(a_sta)) + " / " +
+            percent(frame_share(a_dyn)),
+        "one > fixed:20 > half",
+        frame_share(a_one) > frame_share(a_sta) && frame_share(a_sta) > frame_share(a_dyn));
+  }
+
+  // Fig. 11: one's R_steal along the curve from P = 2.
+  void uts_a_steal_trend(const Runner::Runs& a, const std::vector<unsigned>& curve) {
     std::string trend;
     bool rising = true;
     double last = -1;
     for (unsigned p : curve) {
       if (p < 2) continue;
-      const double s = steal(a.at({"one", p}));
+      const double s = steal_share(a.at({"one", p}));
       if (!trend.empty()) trend += ", ";
       trend += fixed(100 * s, 1);
       if (s < last) rising = false;
       last = s;
     }
-    row("Fig. 11", "UTS A R_steal of one over P = 2.." + ps + " (%)", "rises with P", trend,
+    row("Fig. 11", "UTS A R_steal of one over P = 2.." + ps_ + " (%)", "rises with P", trend,
         "never falls as P grows", rising);
   }
-  {
+
+  // Sect. 3.4: s_1..s_4 at P under one and half.
+  void uts_a_occupancy(const Runner::Runs& a) {
+    const RunRecord &a_one = a.at({"one", P_}), &a_dyn = a.at({"half", P_});
     std::string one_s, half_s;
     bool above = true;
     for (unsigned i = 1; i <= 4; ++i) {
@@ -148,80 +259,24 @@ PaperResult run_paper(const PaperOptions& o,
       half_s += fixed(sh);
       if (sh < so) above = false;
     }
-    row("Sect. 3.4", "UTS A s_1..s_4 at " + ps + ", one | half", "half raises s_i for 1 <= i <= d",
+    row("Sect. 3.4", "UTS A s_1..s_4 at " + ps_ + ", one | half", "half raises s_i for 1 <= i <= d",
         one_s + " | " + half_s, "half's s_i at least one's for i = 1..4", above);
   }
 
-  {
-    const RunRecord& r = a_dyn;
+  // Sect. 3.4: under half at P, the time a worker runs tasks against its mean s_1.
+  void uts_a_busy_follows_s1(const RunRecord& r) {
     const double running = share(r, r.result.shares.busy_ps + r.result.shares.frame_ps);
     const double s1 = r.result.occupancy.mean[0];
-    row("Sect. 3.4", "UTS A at " + ps + ", half: R_busy + R_frame | mean s_1", "R_busy follows s_1",
-        fixed(running) + " | " + fixed(s1), "within 0.05", std::abs(running - s1) <= 0.05);
+    row("Sect. 3.4", "UTS A at " + ps_ + ", half: R_busy + R_frame | mean s_1",
+        "R_busy follows s_1", fixed(running) + " | " + fixed(s1), "within 0.05",
+        std::abs(running - s1) <= 0.05);
   }
 
-  // UTS B: Fig. 12.
-  const Runner::Runs b = runner.run("uts:B", uts_policies, {1, P});
-  row("Fig. 12", "UTS B speedup at " + ps + ": one / fixed:20 / half / adaptive",
-      "st_dyn improves on A, st_org degrades",
-      fixed(speedup(b, "one", P), 2) + " / " + fixed(speedup(b, "fixed:20", P), 2) + " / " +
-          fixed(speedup(b, "half", P), 2) + " / " + fixed(speedup(b, "adaptive", P), 2),
-      "half above one on B", speedup(b, "half", P) > speedup(b, "one", P));
-
-  // fib: Fig. 15 (fixed:d, d = 1..16) and Fig. 16 (speedups).
-  const std::string fib = "fib:" + std::to_string(o.fib_n);
-  std::vector<std::string> ds;
-  for (int d = 1; d <= 16; ++d) ds.push_back("fixed:" + std::to_string(d));
-  const Runner::Runs f = runner.run(fib, ds, {P});
-  const auto shares3 = [&](const RunRecord& r) {
-    return fixed(share(r, r.result.shares.busy_ps), 2) + " / " +
-           fixed(share(r, r.result.shares.steal_ps), 2) + " / " +
-           fixed(share(r, r.result.shares.idle_ps), 2);
-  };
-  const RunRecord &d1 = f.at({"fixed:1", P}), &d16 = f.at({"fixed:16", P});
-  row("Fig. 15", fib + " at " + ps + ", fixed:16: busy / steal / idle",
-      "0.16 / 0.43 / 0.40 (fib(40))", shares3(d16),
-      "busy lower and steal + idle higher than at fixed:1 (" + shares3(d1) + ")",
-      share(d16, d16.result.shares.busy_ps) < share(d1, d1.result.shares.busy_ps) &&
-          share(d16, d16.result.shares.steal_ps + d16.result.shares.idle_ps) >
-              share(d1, d1.result.shares.steal_ps + d1.result.shares.idle_ps));
-  const Runner::Runs fs = runner.run(fib, {"one", "fixed:2", "half"}, {1, P});
-  row("Fig. 16", fib + " speedup at " + ps + ": one / fixed:2 / half",
-      "1.90 / about 1.90 / 1.86 (fib(40), over the serial program)",
-      fixed(speedup(fs, "one", P), 2) + " / " + fixed(speedup(fs, "fixed:2", P), 2) + " / " +
-          fixed(speedup(fs, "half", P), 2) + " (over 1 worker)",
-      "one at least half, within 10 % of each other",
-      speedup(fs, "one", P) >= speedup(fs, "half", P) &&
-          speedup(fs, "half", P) >= 0.9 * speedup(fs, "one", P));
-  // Strassen, Sparse-LU and FFT (Figs. 17-24) as recorded DAGs, fixed:2 being the paper's
-  // st_sta for them, at the worker counts the paper shows their shares at.
-  struct Regular {
-    const char* file;
-    const char* figures;
-    unsigned paper_workers;
-    const char* paper_speedups;
-    const char* paper_shares;
-  };
-  const Regular regular[] = {
-      {"strassen.wdag", "Figs. 17, 19 (Strassen)", 16, "st_dyn as good as st_org, st_sta lower",
-       "overhead grows only under st_sta"},
-      {"sparselu.wdag", "Figs. 20, 21 (Sparse-LU)", 20,
-       "st_sta fails to scale, st_dyn comparable to st_org", "st_sta's idle and steal large"},
-      {"fft.wdag", "Figs. 22, 24 (FFT)", 20, "st_dyn comparable to st_org",
-       "R_steal st_sta 13.5 %, st_dyn 11.9 %"},
-  };
-  for (const Regular& g : regular) {
-    const std::string path = o.dags_dir.empty() ? "" : o.dags_dir + "/" + g.file;
-    if (path.empty() || !std::filesystem::exists(path)) {
-      out.rows.push_back({g.figures, "speedups and shares", g.paper_speedups,
-                          "not run: no " + std::string(g.file) +
-                              (o.dags_dir.empty() ? " (--dags DIR)" : " in " + o.dags_dir),
-                          "", false, /*ran=*/false});
-      continue;
-    }
-    const unsigned q = std::min(P, g.paper_workers);
+  // One of Figs. 17-24 from the DAG at `path`, at P or the paper's worker count if fewer.
+  void regular_dag(const RegularDag& g, const std::string& path) {
+    const unsigned q = std::min(P_, g.paper_workers);
     const std::string qs = std::to_string(q);
-    const Runner::Runs d = runner.run("dag:" + path, {"one", "fixed:2", "half"}, {1, q});
+    const Runner::Runs d = runner_.run("dag:" + path, {"one", "fixed:2", "half"}, {1, q});
     const double one = speedup(d, "one", q), sta = speedup(d, "fixed:2", q),
                  dyn = speedup(d, "half", q);
     row(g.figures, "speedup at " + qs + ": one / fixed:2 / half", g.paper_speedups,
@@ -236,7 +291,28 @@ PaperResult run_paper(const PaperOptions& o,
         "fixed:2 above one and half",
         lost("fixed:2") > lost("one") && lost("fixed:2") > lost("half"));
   }
+
+  const PaperOptions& o_;
+  const unsigned P_;
+  const std::string ps_;
+  // The policies of Figs. 9-12: the paper's three and weft's adaptive.
+  const std::vector<std::string> uts_policies_{"one", "fixed:20", "half", "adaptive"};
+  Runner runner_;
+  PaperResult& out_;
+};
+
+}  // namespace
+
+PaperResult run_paper(const PaperOptions& o,
+                      const std::function<void(const std::string&)>& progress) {
+  PaperResult out;
+  Experiments experiments(o, progress, out);
+  experiments.uts_a();
+  experiments.uts_b();
+  experiments.fib_depths();
+  experiments.fib_speedups();
+  experiments.regular_dags();
   return out;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

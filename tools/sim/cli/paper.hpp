@@ -14,7 +14,7 @@
 #include "tools/sim/engine/costs.hpp"
 #include "tools/sim/engine/report.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct PaperOptions {
   unsigned workers = 24;  // the paper's machine: two 12-core Opterons
@@ -46,4 +46,4 @@ struct PaperResult {
 PaperResult run_paper(const PaperOptions& options,
                       const std::function<void(const std::string&)>& progress);
 
-}  // namespace weft_sim
+}  // namespace sim

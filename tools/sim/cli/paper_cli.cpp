@@ -9,7 +9,7 @@
 #include "tools/sim/cli/paper.hpp"
 #include "workloads/common/output_file.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr const char* kUsage =
@@ -142,7 +142,7 @@ int paper_command(int argc, char** argv) {
   } else {
     std::fputs(text.c_str(), stdout);
     if (!json_path.empty()) {
-      if (const std::string e = weft_bench::replace_file(json_path, json(o, costs_source, result));
+      if (const std::string e = bench_cli::replace_file(json_path, json(o, costs_source, result));
           !e.empty()) {
         std::fprintf(stderr, "weft-sim paper: --json %s: %s\n", json_path.c_str(), e.c_str());
         return 2;
@@ -152,4 +152,4 @@ int paper_command(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -4,8 +4,8 @@
 // for bad arguments.
 #pragma once
 
-namespace weft_sim {
+namespace sim {
 
 int paper_command(int argc, char** argv);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -20,7 +20,7 @@
 #include "workloads/common/output_file.hpp"
 #include "workloads/kernels/suite.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr int kMaxRepeat = 99;
@@ -78,7 +78,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // One verified recording of `spec`; throws std::runtime_error if its output is wrong.
-Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::string& result,
+Dag record_once(const kernels::Spec& spec, std::uint64_t clock_cost_ps, std::string& result,
                 std::uint64_t& added_ps) {
   const std::string name = spec.text();
   const auto start = std::chrono::steady_clock::now();
@@ -92,7 +92,7 @@ Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::s
     }
   });
   RecordPar par(recorder);
-  const workloads::Outcome outcome = workloads::run_spec(spec, par);
+  const kernels::Outcome outcome = kernels::run_spec(spec, par);
   if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
   result = outcome.result;
   std::fprintf(stderr, "weft-sim record: %s: the recorded run took %.2f s (%.2f s in all)\n",
@@ -103,11 +103,11 @@ Dag record_once(const workloads::Spec& spec, std::uint64_t clock_cost_ps, std::s
 
 // The median time of `repeat` verified serial runs with weft's task calls (TaskCallPar), in
 // ps.
-std::uint64_t task_call_ps(const workloads::Spec& spec, int repeat) {
+std::uint64_t task_call_ps(const kernels::Spec& spec, int repeat) {
   std::vector<double> seconds;
   for (int r = 0; r < repeat; ++r) {
     TaskCallPar serial;
-    const workloads::Outcome outcome = workloads::run_spec(spec, serial);
+    const kernels::Outcome outcome = kernels::run_spec(spec, serial);
     if (!outcome.error.empty()) throw std::runtime_error("wrong output: " + outcome.error);
     seconds.push_back(outcome.seconds);
   }
@@ -126,15 +126,15 @@ int record_command(int argc, char** argv) {
     std::fputs(record_usage().c_str(), stdout);
     return 0;
   }
-  workloads::Spec spec;
+  kernels::Spec spec;
   try {
-    spec = workloads::parse_spec(args.workload);
-  } catch (const workloads::SizeError& e) {
+    spec = kernels::parse_spec(args.workload);
+  } catch (const kernels::SizeError& e) {
     std::fprintf(stderr, "weft-sim: --workload %s\n", e.what());
     return 2;
   }
   // Refused before the recording, not after it.
-  if (const std::string e = weft_bench::check_replaceable(args.out); !e.empty()) {
+  if (const std::string e = bench_cli::check_replaceable(args.out); !e.empty()) {
     std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
     return 2;
   }
@@ -173,7 +173,7 @@ int record_command(int argc, char** argv) {
     return 1;
   }
   const std::string bytes = encode_wdag(dag);
-  if (const std::string e = weft_bench::replace_file(args.out, bytes); !e.empty()) {
+  if (const std::string e = bench_cli::replace_file(args.out, bytes); !e.empty()) {
     std::fprintf(stderr, "weft-sim: --out %s: %s\n", args.out.c_str(), e.c_str());
     return 2;
   }
@@ -188,4 +188,4 @@ int record_command(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -5,9 +5,9 @@
 // arguments or an output that cannot be written (the old file, if any, stays whole).
 #pragma once
 
-namespace weft_sim {
+namespace sim {
 
 // argv[1] is "record".
 int record_command(int argc, char** argv);
 
-}  // namespace weft_sim
+}  // namespace sim

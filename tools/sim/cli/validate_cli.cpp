@@ -20,7 +20,7 @@
 #include "weft/config.hpp"
 #include "workloads/common/output_file.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr const char* kUsage =
@@ -335,7 +335,7 @@ int validate_command(int argc, char** argv) {
     const std::string text = json(real_path, workload_spec, costs_source, rows);
     if (json_path == "-") {
       std::fputs(text.c_str(), stdout);
-    } else if (const std::string e = weft_bench::replace_file(json_path, text); !e.empty()) {
+    } else if (const std::string e = bench_cli::replace_file(json_path, text); !e.empty()) {
       std::fprintf(stderr, "weft-sim validate: --json %s: %s\n", json_path.c_str(), e.c_str());
       return 2;
     }
@@ -344,4 +344,4 @@ int validate_command(int argc, char** argv) {
   return ok ? 0 : 1;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

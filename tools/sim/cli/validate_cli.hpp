@@ -11,8 +11,8 @@
 // that is not a weft-bench JSON with weft runs.
 #pragma once
 
-namespace weft_sim {
+namespace sim {
 
 int validate_command(int argc, char** argv);
 
-}  // namespace weft_sim
+}  // namespace sim

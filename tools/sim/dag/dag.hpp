@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace weft_sim {
+namespace sim {
 
 enum class DagOpKind : std::uint8_t { kWork = 0, kSpawn = 1, kJoin = 2, kEnd = 3 };
 
@@ -54,4 +54,4 @@ class WdagError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 // "" if `run` has `first`'s tasks and ops but for the work ops' times, else where not.
@@ -59,4 +59,4 @@ Dag median_dag(const std::vector<Dag>& runs) {
   return dag;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -11,7 +11,7 @@
 
 #include "tools/sim/dag/dag.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // Runs that spawned or joined differently; the message names the run, task and op.
 class RecordingMismatch : public std::runtime_error {
@@ -23,4 +23,4 @@ class RecordingMismatch : public std::runtime_error {
 // the first's spec and clock cost.
 Dag median_dag(const std::vector<Dag>& runs);
 
-}  // namespace weft_sim
+}  // namespace sim

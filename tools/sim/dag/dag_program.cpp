@@ -1,6 +1,6 @@
 #include "tools/sim/dag/dag_program.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 class DagStrand final : public Strand {
@@ -28,4 +28,4 @@ class DagStrand final : public Strand {
 
 std::unique_ptr<Strand> dag_program(const Dag& dag) { return std::make_unique<DagStrand>(dag, 0); }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -9,10 +9,10 @@
 #include "tools/sim/dag/dag.hpp"
 #include "tools/sim/engine/program.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // The root's task. `dag` must outlive the simulation and satisfy dag.hpp's invariants
 // (read_wdag's and DagRecorder's DAGs do).
 std::unique_ptr<Strand> dag_program(const Dag& dag);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr std::uint64_t kUnitPs = 1000;  // steady_clock counts nanoseconds here
@@ -104,4 +104,4 @@ Dag DagRecorder::finish(std::string spec) {
   return dag;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -17,7 +17,7 @@
 
 #include "tools/sim/dag/dag.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // What one steady_clock::now() costs on this machine, in picoseconds.
 std::uint64_t measure_clock_cost_ps();
@@ -83,4 +83,4 @@ class DagRecorder {
   std::vector<Placed> placed_;  // by task index: where its ops are in done_
 };
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-namespace weft_sim {
+namespace sim {
 
 void scale_work(Dag& dag, double factor) {
   if (!std::isfinite(factor) || factor <= 0) {
@@ -29,4 +29,4 @@ double work_scale_to_serial(const Dag& dag, std::uint64_t serial_ps, std::uint64
   return static_cast<double>(serial_ps + added_ps) / static_cast<double>(work_ps);
 }
 
-}  // namespace weft_sim
+}  // namespace sim

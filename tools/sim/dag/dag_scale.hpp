@@ -12,7 +12,7 @@
 
 #include "tools/sim/dag/dag.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // Multiplies every work op's duration by `factor` (rounded to the nearest unit; a zero stays
 // zero), leaving spawns, joins and ends alone. Throws std::invalid_argument unless `factor`
@@ -25,4 +25,4 @@ void scale_work(Dag& dag, double factor);
 // the recording has no work or `serial_ps` is 0.
 double work_scale_to_serial(const Dag& dag, std::uint64_t serial_ps, std::uint64_t added_ps);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -25,7 +25,7 @@
 #include "tools/sim/calibrate/spawn_overhead.hpp"
 #include "tools/sim/dag/dag_recorder.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 class RecordPar {
  public:
@@ -100,4 +100,4 @@ class RecordPar {
   DagRecorder* recorder_;
 };
 
-}  // namespace weft_sim
+}  // namespace sim

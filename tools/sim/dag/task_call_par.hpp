@@ -2,7 +2,7 @@
 // backend of the compare workloads (workloads/kernels/par.hpp). `weft-sim record` scales a
 // recording's work to its time (docs/SIMULATOR.md, "Recorded DAGs").
 //
-// Why not the serial elision itself (workloads::SerialPar): there a scope child is a call the
+// Why not the serial elision itself (kernels::SerialPar): there a scope child is a call the
 // compiler may inline, and on a recursion it does, several levels deep into itself. In weft a
 // scope child is called through its slot's function pointer, a call no compiler can inline,
 // so the tasks run their own code, not the inlined elision's. On nqueens:12, 856,189 tasks of
@@ -23,10 +23,10 @@
 
 #include "workloads/kernels/par.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // The serial elision's run, invoke and for_range; its own scope.
-class TaskCallPar : public workloads::SerialPar {
+class TaskCallPar : public kernels::SerialPar {
  public:
   static constexpr std::string_view kName = "task-call";
 
@@ -51,4 +51,4 @@ class TaskCallPar : public workloads::SerialPar {
   }
 };
 
-}  // namespace weft_sim
+}  // namespace sim

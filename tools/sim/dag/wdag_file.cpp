@@ -10,7 +10,7 @@
 
 #include "workloads/common/output_file.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 // "WDAG" then CR LF, SUB and LF as PNG does: a transfer that rewrites line ends or stops at
@@ -301,7 +301,7 @@ Dag read_wdag(const std::string& path) {
 }
 
 std::string write_wdag(const std::string& path, const Dag& dag) {
-  return weft_bench::replace_file(path, encode_wdag(dag));
+  return bench_cli::replace_file(path, encode_wdag(dag));
 }
 
-}  // namespace weft_sim
+}  // namespace sim

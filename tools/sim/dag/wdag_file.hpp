@@ -10,7 +10,7 @@
 
 #include "tools/sim/dag/dag.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 inline constexpr std::uint32_t kWdagVersion = 1;
 inline constexpr std::size_t kWdagMaxSpec = 4096;
@@ -27,7 +27,7 @@ Dag decode_wdag(std::string_view bytes, const std::string& name);
 Dag read_wdag(const std::string& path);
 
 // Writes the file whole beside `path` and renames it over, so that a failure leaves no
-// half-written file (weft_bench::replace_file). Returns "" or why it failed.
+// half-written file (bench_cli::replace_file). Returns "" or why it failed.
 std::string write_wdag(const std::string& path, const Dag& dag);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr CostField kFields[] = {
@@ -204,4 +204,4 @@ Costs command_costs(const std::string& path, const std::vector<std::string>& sca
   return costs;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -25,7 +25,7 @@
 #include "tools/sim/engine/fib_program.hpp"
 #include "tools/sim/engine/uts_program.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 inline constexpr int kCostsVersion = 2;
 
@@ -68,4 +68,4 @@ void scale_cost(Costs& costs, std::string_view spec);
 Costs command_costs(const std::string& path, const std::vector<std::string>& scales,
                     std::string& source);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -13,7 +13,7 @@
 #include "model/steal_history.hpp"
 #include "tools/sim/engine/idle_tiers.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
@@ -773,4 +773,4 @@ SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config) {
   return engine.run();
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -21,7 +21,7 @@
 #include "weft/config.hpp"
 #include "weft/stats.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // What each runtime action costs, in picoseconds (not the program's own work: that is in its ops).
 struct EngineCosts {
@@ -121,4 +121,4 @@ class ProgramError : public std::runtime_error {
 // yield cost) and ProgramError.
 SimResult simulate(std::unique_ptr<Strand> root, const EngineConfig& config);
 
-}  // namespace weft_sim
+}  // namespace sim

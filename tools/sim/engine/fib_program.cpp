@@ -4,7 +4,7 @@
 
 #include "workloads/common/fib_reference.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 // The task's inline calls are frames of one strand: fib(n-2) runs in its caller's task.
@@ -47,7 +47,7 @@ std::unique_ptr<Strand> fib_program(int n, const FibCosts& costs) {
 }
 
 std::uint64_t fib_spawns(int n) {
-  return static_cast<std::uint64_t>(bench_common::fib_by_iteration(n + 1)) - 1;
+  return static_cast<std::uint64_t>(common::fib_by_iteration(n + 1)) - 1;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -7,7 +7,7 @@
 
 #include "tools/sim/engine/program.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct FibCosts {
   std::uint64_t leaf_ps = 0;  // a call with n < 2
@@ -20,4 +20,4 @@ std::unique_ptr<Strand> fib_program(int n, const FibCosts& costs);
 // The spawns fib(n) makes: one per call with n >= 2, fib(n+1) - 1 of them.
 std::uint64_t fib_spawns(int n);
 
-}  // namespace weft_sim
+}  // namespace sim

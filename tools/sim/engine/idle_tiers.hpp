@@ -11,7 +11,7 @@
 
 #include "model/idle_backoff.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 class IdleTiers {
  public:
@@ -60,4 +60,4 @@ class IdleTiers {
   std::uint64_t nap_ps_ = to_ps(weft::detail::kFirstNap);
 };
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace weft_sim {
+namespace sim {
 
 OccupancyRecorder::OccupancyRecorder(unsigned workers) : workers_(workers) {}
 
@@ -77,4 +77,4 @@ OccupancyResult OccupancyRecorder::finish(std::uint64_t end_ps) {
   return r;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace weft_sim {
+namespace sim {
 
 struct OccupancyResult {
   static constexpr unsigned kMeanLevels = 32;   // s_1 .. s_32 averaged over the run
@@ -61,4 +61,4 @@ class OccupancyRecorder {
   std::vector<std::array<std::int64_t, kSeries + 1>> bins_;  // by level, kSeries = "or more"
 };
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace weft_sim {
+namespace sim {
 
 class Strand;
 
@@ -30,4 +30,4 @@ class Strand {
   virtual Op next() = 0;
 };
 
-}  // namespace weft_sim
+}  // namespace sim

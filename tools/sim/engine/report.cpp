@@ -5,10 +5,10 @@
 
 #include "workloads/common/text_format.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
-using bench_text::quote;
+using common::quote;
 
 double share(std::uint64_t part, const RunRecord& r) {
   const double total = static_cast<double>(r.result.makespan_ps) * static_cast<double>(r.workers);
@@ -156,4 +156,4 @@ std::string json(const SimArgs& args, const Costs& costs, const std::string& cos
   return out.str();
 }
 
-}  // namespace weft_sim
+}  // namespace sim

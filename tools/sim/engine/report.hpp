@@ -9,7 +9,7 @@
 #include "tools/sim/engine/costs.hpp"
 #include "tools/sim/engine/engine.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct RunRecord {
   unsigned workers = 1;
@@ -26,4 +26,4 @@ std::string table(const SimArgs& args, const std::string& costs_source,
 std::string json(const SimArgs& args, const Costs& costs, const std::string& costs_source,
                  const std::vector<RunRecord>& runs);
 
-}  // namespace weft_sim
+}  // namespace sim

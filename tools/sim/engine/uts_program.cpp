@@ -1,6 +1,6 @@
 #include "tools/sim/engine/uts_program.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 class UtsStrand final : public Strand {
@@ -41,4 +41,4 @@ std::unique_ptr<Strand> uts_program(const uts::Tree& tree, const UtsCosts& costs
   return std::make_unique<UtsStrand>(tree, costs, tree.root(), -1);
 }
 
-}  // namespace weft_sim
+}  // namespace sim

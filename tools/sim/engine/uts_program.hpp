@@ -10,7 +10,7 @@
 #include "tools/sim/engine/program.hpp"
 #include "workloads/uts/tree.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // A node costs what making it (one SHA-1) and drawing its number of children cost, and the
 // draw is its tree's own: a uniform against q (binomial), or a geometric draw around a mean
@@ -47,4 +47,4 @@ struct UtsCosts {
 // The root's task. `tree` and `costs` must outlive the simulation.
 std::unique_ptr<Strand> uts_program(const uts::Tree& tree, const UtsCosts& costs);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -9,7 +9,7 @@
 #include "workloads/uts/tree_flags.hpp"
 #include "workloads/uts/uts_seq.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 void load_workload(Workload& workload) {
   if (workload.kind == Workload::Kind::kDag && !workload.dag) {
@@ -36,4 +36,4 @@ SimResult simulate_workload(const Workload& workload, const Costs& costs,
   return simulate(uts_program(tree, costs.uts), config);
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -10,7 +10,7 @@
 #include "tools/sim/engine/engine.hpp"
 #include "workloads/uts/tree.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 // Reads a dag workload's file into workload.dag (throws WdagError, tools/sim/dag/wdag_file.hpp);
 // other workloads need nothing read.
@@ -24,4 +24,4 @@ std::uint64_t expected_tasks(const Workload& workload);
 SimResult simulate_workload(const Workload& workload, const Costs& costs,
                             const EngineConfig& config);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -7,7 +7,7 @@
 #include "model/steal_amount.hpp"
 #include "tools/sim/models/model_random.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 constexpr std::uint32_t kNoVictim = UINT32_MAX;
@@ -91,4 +91,4 @@ double bag_bound(std::uint64_t tasks, unsigned workers) {
   return static_cast<double>(tasks) / workers + 3.65 * std::log2(static_cast<double>(tasks));
 }
 
-}  // namespace weft_sim
+}  // namespace sim

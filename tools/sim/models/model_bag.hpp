@@ -26,7 +26,7 @@
 
 #include "weft/config.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct BagConfig {
   std::uint64_t tasks = 1000;  // W
@@ -48,4 +48,4 @@ BagResult simulate_bag(const BagConfig& config);
 // W/m + 3.65 log2 W: the classic model's bound on the makespan.
 double bag_bound(std::uint64_t tasks, unsigned workers);
 
-}  // namespace weft_sim
+}  // namespace sim

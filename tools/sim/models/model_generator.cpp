@@ -7,7 +7,7 @@
 #include "model/steal_amount.hpp"
 #include "tools/sim/models/model_random.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 GeneratorResult simulate_generator(const GeneratorConfig& config) {
   if (config.processors < 2)
@@ -79,4 +79,4 @@ bool load_stays_bounded(const GeneratorResult& result, unsigned processors) {
          kBoundedGrowth * static_cast<double>(result.max_load_first_half) + processors;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -28,7 +28,7 @@
 
 #include "weft/config.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct GeneratorConfig {
   unsigned processors = 1024;  // n, and as many generators
@@ -57,4 +57,4 @@ GeneratorResult simulate_generator(const GeneratorConfig& config);
 inline constexpr double kBoundedGrowth = 1.5;
 bool load_stays_bounded(const GeneratorResult& result, unsigned processors);
 
-}  // namespace weft_sim
+}  // namespace sim

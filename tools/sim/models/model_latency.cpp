@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 double latency_term(std::uint64_t tasks, std::uint64_t latency) {
@@ -22,4 +22,4 @@ double latency_bound(std::uint64_t tasks, unsigned workers, std::uint64_t latenc
   return static_cast<double>(tasks) / workers + kLatencyConstant * latency_term(tasks, latency);
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-namespace weft_sim {
+namespace sim {
 
 // The constant the check multiplies λ log2(W/λ) by.
 inline constexpr double kLatencyConstant = 4.0;
@@ -29,4 +29,4 @@ double latency_excess_ratio(std::uint64_t makespan, std::uint64_t tasks, unsigne
 // W/m + kLatencyConstant λ log2(W/λ).
 double latency_bound(std::uint64_t tasks, unsigned workers, std::uint64_t latency);
 
-}  // namespace weft_sim
+}  // namespace sim

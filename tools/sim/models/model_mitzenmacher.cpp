@@ -6,7 +6,7 @@
 #include "model/steal_amount.hpp"
 #include "tools/sim/models/model_random.hpp"
 
-namespace weft_sim {
+namespace sim {
 namespace {
 
 void check(unsigned processors, double lambda, unsigned threshold) {
@@ -218,4 +218,4 @@ std::vector<double> integrate_mitzenmacher_equations(double lambda, unsigned thr
   return s;
 }
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -29,7 +29,7 @@
 
 #include "weft/config.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 struct MitzenmacherConfig {
   unsigned processors = 1024;  // n
@@ -62,4 +62,4 @@ std::vector<double> mitzenmacher_fixed_point(double lambda, unsigned threshold,
 std::vector<double> integrate_mitzenmacher_equations(double lambda, unsigned threshold, double time,
                                                      std::size_t levels);
 
-}  // namespace weft_sim
+}  // namespace sim

@@ -9,7 +9,7 @@
 
 #include "platform/cpu.hpp"
 
-namespace weft_sim {
+namespace sim {
 
 class ModelRandom {
  public:
@@ -32,4 +32,4 @@ class ModelRandom {
   weft::platform::Rng rng_;
 };
 
-}  // namespace weft_sim
+}  // namespace sim
