@@ -111,7 +111,7 @@ class StealPolicy {
 //           of what is left whenever its worker has nothing stealable (Tzannes et al.).
 enum class LoopScheme : std::uint8_t { kPcb, kDlist, kSplit };
 // Where a loop's per-worker private state (init(), a reduction's accumulator) lives:
-// kStack on the worker's own LIFO frame stack, kPool in one locked pool shared by all.
+// kStack on the worker's own LIFO loop frame stack, kPool in one locked pool shared by all.
 enum class LoopFrames : std::uint8_t { kStack, kPool };
 // Whether a loop forks only while some worker is idle: kOff always forks; kOn runs the loop
 // serially when nobody is idle; kLazy starts serially and hands the rest of the range out

@@ -14,7 +14,7 @@
 #include "core/busy_limit.hpp"
 #include "core/sleep.hpp"
 #include "core/worker.hpp"
-#include "loop/frame_store.hpp"
+#include "loop/loop_frame_store.hpp"
 #include "loop/loop_queue.hpp"
 #include "threads/deadlock_watch.hpp"
 #include "threads/task_waits.hpp"
@@ -62,10 +62,10 @@ class Pool {
   Worker& worker(unsigned i) noexcept { return *workers_[i]; }
   const Worker& worker(unsigned i) const noexcept { return *workers_[i]; }
 
-  // Parallel loops: the queue where idle workers find loops, the shared frame pool
+  // Parallel loops: the queue where idle workers find loops, the shared loop frame pool
   // (Config::loop_frames = pool), and how many workers are idle (adaptive fork's test).
   LoopQueue& loop_queue() noexcept { return *loop_queue_; }
-  FramePool& frame_pool() noexcept { return frame_pool_; }
+  LoopFramePool& loop_frame_pool() noexcept { return loop_frame_pool_; }
   // relaxed: a hint; a stale answer forks once too often or runs one loop serially.
   int idle_workers() const noexcept { return idle_workers_.load(std::memory_order_relaxed); }
   // The counter itself, which workers' loop_idle point to (weft/loop.hpp reads it inline).
@@ -128,7 +128,7 @@ class Pool {
   BusyLimit busy_limit_;               // Config::busy_limit resolved, and its lifts
   // Before the workers, which keep references to both.
   std::unique_ptr<LoopQueue> loop_queue_;
-  FramePool frame_pool_;
+  LoopFramePool loop_frame_pool_;
   ThreadStore thread_store_;
   ThreadScheduler threads_;
   Timers timers_;

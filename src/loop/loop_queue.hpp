@@ -18,7 +18,7 @@ struct LoopCounters {
   Counter enqueued;         // PCBs appended to the queue
   Counter dequeued;         // PCBs removed from the queue
   Counter misplaced;        // dequeues that found PCBs appended to a removed tail
-  Counter serial_forks;     // loops run serially (adaptive fork, full PCB or frame stack)
+  Counter serial_forks;     // loops run serially (adaptive fork, full PCB or loop frame stack)
   Counter owner_chunks;     // chunks run by their loop's owner
   Counter helper_chunks;    // chunks run by other workers
 };

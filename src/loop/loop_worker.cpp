@@ -115,7 +115,7 @@ void LoopWorker::run_segment(std::uint64_t base, std::uint64_t len, const LoopBo
   // forking runs serially costs a few loads and one call of its body.
   const AdaptiveFork adaptive = pool_.config().adaptive_fork;
   const bool nobody_idle = pool_.idle_workers() == 0;
-  if (len < 2 || depth_ == kPcbDepth || !frame_available(body) ||
+  if (len < 2 || depth_ == kPcbDepth || !loop_frame_available(body) ||
       (adaptive == AdaptiveFork::kOn && nobody_idle)) {
     return serially();
   }
@@ -266,13 +266,13 @@ LoopWorker::WorkDone LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t
   const std::uint64_t base = b.base;
   ChunkCursor cursor(b.plan);
   void* state = nullptr;
-  bool state_on_heap = false;  // our frame stack was full: a helper still helps
+  bool state_on_heap = false;  // our loop frame stack was full: a helper still helps
   std::uint64_t ran = 0;       // chunks this worker took
   std::uint64_t skipped = 0;   // chunks it claimed without running them (a stop)
   std::uint64_t iterations = 0;
   try {
     if (body.state_size != 0) {
-      state = allocate_frame(body);
+      state = allocate_loop_frame(body);
       if (state == nullptr) {
         state = ::operator new (body.state_size, std::align_val_t{body.state_align});
         state_on_heap = true;
@@ -280,7 +280,7 @@ LoopWorker::WorkDone LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t
       try {
         body.make_state(body, state);
       } catch (...) {
-        free_frame(state, state_on_heap, body);
+        free_loop_frame(state, state_on_heap, body);
         state = nullptr;
         throw;
       }
@@ -312,7 +312,7 @@ LoopWorker::WorkDone LoopWorker::work_on(Pcb& b, std::uint32_t seq, std::int64_t
       }
     }
     body.destroy(state);
-    free_frame(state, state_on_heap, body);
+    free_loop_frame(state, state_on_heap, body);
   }
   running_ = saved;
   // Before the release below, so that an owner that reads 0 also sees this worker idle
@@ -393,32 +393,32 @@ bool LoopWorker::help(bool& watching) noexcept {
   return true;
 }
 
-void* LoopWorker::allocate_frame(const LoopBody& body) noexcept {
+void* LoopWorker::allocate_loop_frame(const LoopBody& body) noexcept {
   if (pool_.config().loop_frames == LoopFrames::kPool) {
     try {
-      return pool_.frame_pool().allocate(body.state_size, body.state_align);
+      return pool_.loop_frame_pool().allocate(body.state_size, body.state_align);
     } catch (...) {
       return nullptr;
     }
   }
-  return frames_.push(body.state_size, body.state_align);
+  return loop_frames_.push(body.state_size, body.state_align);
 }
 
-bool LoopWorker::frame_available(const LoopBody& body) noexcept {
+bool LoopWorker::loop_frame_available(const LoopBody& body) noexcept {
   if (body.state_size == 0 || pool_.config().loop_frames == LoopFrames::kPool) return true;
-  void* frame = frames_.push(body.state_size, body.state_align);
-  if (frame == nullptr) return false;
-  frames_.pop(frame);
+  void* loop_frame = loop_frames_.push(body.state_size, body.state_align);
+  if (loop_frame == nullptr) return false;
+  loop_frames_.pop(loop_frame);
   return true;
 }
 
-void LoopWorker::free_frame(void* frame, bool on_heap, const LoopBody& body) noexcept {
+void LoopWorker::free_loop_frame(void* loop_frame, bool on_heap, const LoopBody& body) noexcept {
   if (on_heap) {
-    ::operator delete (frame, std::align_val_t{body.state_align});
+    ::operator delete (loop_frame, std::align_val_t{body.state_align});
   } else if (pool_.config().loop_frames == LoopFrames::kPool) {
-    pool_.frame_pool().release(frame);
+    pool_.loop_frame_pool().release(loop_frame);
   } else {
-    frames_.pop(frame);
+    loop_frames_.pop(loop_frame);
   }
 }
 

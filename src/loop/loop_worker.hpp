@@ -1,5 +1,5 @@
 // A worker's side of parallel loops under the PCB schemes (pcb, dlist): its stack of PCBs,
-// its frame stack, the fork with the paper's three rules, and the search for loops to help.
+// its loop frame stack, the fork with the paper's three rules, and the search for loops to help.
 //
 //   Rule 1  a worker that runs a chunk of a loop keeps taking chunks of that loop (one
 //           fetch_sub each, on the instance it holds) until none is left;
@@ -7,7 +7,7 @@
 //   Rule 3  the owner runs what follows the loop once every chunk has finished; while it
 //           waits it helps only with loops nested in this one (isolation), so a lock held
 //           across the loop cannot be wanted by work it picks up.
-// Because of Rule 3 a loop's PCB and its owner's frame are freed by their owner in LIFO
+// Because of Rule 3 a loop's PCB and its owner's loop frame are freed by their owner in LIFO
 // order: both live on per-worker stacks, with no allocation and no lock.
 #pragma once
 
@@ -16,7 +16,7 @@
 #include <memory>
 
 #include "core/activity_clock.hpp"
-#include "loop/frame_store.hpp"
+#include "loop/loop_frame_store.hpp"
 #include "loop/loop_queue.hpp"
 #include "weft/detail/loop_body.hpp"
 #include "weft/loop.hpp"
@@ -113,17 +113,17 @@ class LoopWorker {
   // Claims every chunk of b not handed out yet (a stop); returns how many.
   std::uint64_t stop_rest(Pcb& b) noexcept;
   // A frame for the loop's private state from Config::loop_frames' home; nullptr if full.
-  void* allocate_frame(const LoopBody& body) noexcept;
-  void free_frame(void* frame, bool on_heap, const LoopBody& body) noexcept;
-  // Whether the owner of a new loop would get a frame (else the loop runs serially).
-  bool frame_available(const LoopBody& body) noexcept;
+  void* allocate_loop_frame(const LoopBody& body) noexcept;
+  void free_loop_frame(void* loop_frame, bool on_heap, const LoopBody& body) noexcept;
+  // Whether the owner of a new loop would get a loop frame (else the loop runs serially).
+  bool loop_frame_available(const LoopBody& body) noexcept;
 
   Worker& worker_;
   Pool& pool_;
   LoopQueue& queue_;
   std::unique_ptr<Pcb[]> pcbs_;
   unsigned depth_ = 0;
-  FrameStack frames_;
+  LoopFrameStack loop_frames_;
   Context running_;
   LoopPace paces_[kPaces];
   std::uint64_t clock_cost_ns_ = 0;  // one read of monotonic_ns(), subtracted from a slice's time

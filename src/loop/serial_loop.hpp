@@ -1,5 +1,5 @@
 // A loop run on the calling thread alone: outside any runtime, when adaptive forking finds
-// nobody idle, or when the worker's PCB stack or frame stack is full.
+// nobody idle, or when the worker's PCB stack or loop frame stack is full.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@
 namespace weft::detail {
 
 // A loop's private state in memory of its own (the heap, or a buffer in this object when it
-// is small): for serial runs, which need no frame stack.
+// is small): for serial runs, which need no loop frame stack.
 class OwnedState {
  public:
   explicit OwnedState(const LoopBody& body);

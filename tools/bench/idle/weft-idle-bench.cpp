@@ -34,6 +34,7 @@
 #include "tools/bench/stats/randomized_blocks.hpp"
 #include "tools/bench/stats/sitting_info.hpp"
 #include "tools/bench/stats/sitting_report.hpp"
+#include "workloads/common/flags.hpp"
 #include "workloads/common/text_format.hpp"
 
 namespace {
@@ -52,70 +53,59 @@ struct Options {
   bool seed_given = false;
 };
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using common::UsageError;
 
-long parse_int(std::string_view flag, std::string_view text, long lo, long hi) {
-  long v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi) {
-    throw UsageError(format("%.*s %.*s: expected an integer from %ld to %ld",
-                            static_cast<int>(flag.size()), flag.data(),
-                            static_cast<int>(text.size()), text.data(), lo, hi));
-  }
-  return v;
+// The flags, parsed into `o`; the table also writes --help's option list.
+common::FlagTable flag_table(Options& o) {
+  auto arg = [](std::string_view flag, std::string_view value) {
+    return std::string(flag) + " " + std::string(value);
+  };
+  auto milliseconds = [arg](std::string_view flag, int& out) {
+    return [flag, &out, arg](std::string_view v) {
+      out = static_cast<int>(common::parse_integer(arg(flag, v), v, 1, 60000));
+    };
+  };
+  return common::FlagTable({
+      {"--workers", "N,...", "worker counts, each at least 2 (default 2,8,32)",
+       [&o](std::string_view v) {
+         o.workers.clear();
+         for (std::string_view w : common::split_list("--workers", v)) {
+           const std::string item = "--workers " + std::string(w);
+           o.workers.push_back(static_cast<unsigned>(common::parse_integer(item, w, 2, 1024)));
+         }
+       }},
+      {"--repeat", "R", "samples of each kind per worker count (default 7)",
+       [&o, arg](std::string_view v) {
+         o.repeat = static_cast<int>(common::parse_integer(arg("--repeat", v), v, 1, 1000));
+       }},
+      {"--idle-ms", "MS", "how long the pool sits idle before a wake sample (default 150)",
+       milliseconds("--idle-ms", o.idle_ms)},
+      {"--serial-ms", "MS", "how long an idle sample's root computes serially (default 400)",
+       milliseconds("--serial-ms", o.serial_ms)},
+      {"--seed", "S", "the order's seed (default: random, printed)",
+       [&o, arg](std::string_view v) {
+         o.seed = common::parse_u64(arg("--seed", v), v);
+         o.seed_given = true;
+       }},
+      {"--json", "FILE", "every sample, the intervals, the order, the sitting and the host",
+       [&o](std::string_view v) {
+         if (v.empty()) throw UsageError("--json", "empty file name");
+         o.json = v;
+       }},
+  });
 }
 
 Options parse(const std::vector<std::string_view>& args) {
   Options o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view flag = args[i];
-    if (flag == "--help" || flag == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (flag != "--workers" && flag != "--repeat" && flag != "--json" && flag != "--idle-ms" &&
-        flag != "--serial-ms" && flag != "--seed") {
-      throw UsageError(std::string(flag) + ": unknown argument (try --help)");
-    }
-    if (i + 1 == args.size()) throw UsageError(std::string(flag) + ": needs a value");
-    const std::string_view value = args[++i];
-    if (flag == "--workers") {
-      o.workers.clear();
-      std::size_t from = 0;
-      for (;;) {
-        const std::size_t comma = value.find(',', from);
-        const std::string_view item = value.substr(from, comma - from);
-        o.workers.push_back(static_cast<unsigned>(parse_int("--workers", item, 2, 1024)));
-        if (comma == std::string_view::npos) break;
-        from = comma + 1;
-      }
-    } else if (flag == "--repeat") {
-      o.repeat = static_cast<int>(parse_int(flag, value, 1, 1000));
-    } else if (flag == "--idle-ms") {
-      o.idle_ms = static_cast<int>(parse_int(flag, value, 1, 60000));
-    } else if (flag == "--serial-ms") {
-      o.serial_ms = static_cast<int>(parse_int(flag, value, 1, 60000));
-    } else if (flag == "--seed") {
-      std::uint64_t v = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (ec != std::errc{} || end != value.data() + value.size()) {
-        throw UsageError("--seed " + std::string(value) + ": expected an unsigned 64-bit number");
-      }
-      o.seed = v;
-      o.seed_given = true;
-    } else {
-      if (value.empty()) throw UsageError("--json: needs a file name");
-      o.json = value;
-    }
-  }
+  o.help = !flag_table(o).parse(args);
   return o;
 }
 
-const char kHelp[] =
+const char kHelpHead[] =
     "usage: weft-idle-bench [--workers 2,8,32] [--repeat 7] [--idle-ms 150] [--serial-ms 400]\n"
     "                       [--seed S] [--json FILE]\n"
+    "\n";
+const char kHelpBody[] =
     "\n"
     "For each worker count (at least 2), on a fresh weft::Runtime (other settings from WEFT_*):\n"
     "  wake:  --repeat times, sleep --idle-ms (every worker parks), then run a root that\n"
@@ -130,8 +120,12 @@ const char kHelp[] =
     "shuffled from --seed (random and printed when not given); a fresh Runtime per count and\n"
     "repetition. Medians are printed with a 95 % bootstrap interval [lo, hi]; the last line is\n"
     "the host's steadiness (HOST UNSTEADY when it was busy).\n"
-    "--json FILE writes every sample, the intervals, the order, the sitting and the host.\n"
     "Exit status: 0 done, 1 a failed check, 2 a bad argument.\n";
+
+std::string help_text() {
+  Options scratch;
+  return kHelpHead + flag_table(scratch).options_help() + kHelpBody;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -268,7 +262,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (o.help) {
-    std::fputs(kHelp, stdout);
+    std::fputs(help_text().c_str(), stdout);
     return 0;
   }
   if (!o.seed_given) {

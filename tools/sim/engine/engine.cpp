@@ -33,10 +33,11 @@ struct Task {
 
 enum class Activity : std::uint8_t { kBusy, kFrame, kSteal, kIdle, kSwitch };
 
-// A task being run by a worker; frames nest (an inline join, a steal made while waiting).
-struct Frame {
+// A task being run by a worker: its activation. Activations nest (an inline join, a steal
+// made while waiting). Not "frame", which in weft means a spawn's frame-management cost.
+struct Activation {
   std::uint32_t task;
-  std::size_t child_base;         // this frame's children start here in Worker::children
+  std::size_t child_base;         // this activation's children start here in Worker::children
   std::uint32_t waiting = kNone;  // the stolen child its join waits for
   std::uint64_t stolen_at = 0;    // a claimed task: when the claim started (for adaptive)
   std::int64_t claimed = 0;       // and how many tasks the claim took; 0 otherwise
@@ -81,8 +82,8 @@ struct Worker {
   Worker& operator=(Worker&&) = default;
   std::uint64_t clock = 0;
   std::deque<std::uint32_t> stack;      // spawned and claimed tasks not started; back = newest
-  std::vector<Frame> frames;            // back = running
-  std::vector<std::uint32_t> children;  // each frame's unjoined children, nested
+  std::vector<Activation> activations;  // back = running
+  std::vector<std::uint32_t> children;  // each activation's unjoined children, nested
   std::uint64_t rng = 0;
   weft::detail::StealHistory history;
   SimCounters counters;
@@ -143,7 +144,7 @@ class Engine {
       workers_[i].rng = splitmix(s);
     }
     root_ = new_task(std::move(root));
-    start_frame(workers_[0], root_, 0);
+    start_activation(workers_[0], root_, 0);
     note_level(workers_[0], 0);
     // As weft's run() starts: worker 0 takes the root and a second is woken beside it; the
     // rest sleep, one of them the watchman, which begins with a nap.
@@ -262,7 +263,7 @@ class Engine {
   // s_i's view of a worker: 0 when it runs no task (idle, stealing, or waiting in a join),
   // else 1 + the tasks waiting on its stack.
   static std::uint64_t level(const Worker& w) {
-    const bool running = !w.frames.empty() && w.frames.back().waiting == kNone;
+    const bool running = !w.activations.empty() && w.activations.back().waiting == kNone;
     return running ? 1 + w.stack.size() : 0;
   }
 
@@ -277,16 +278,16 @@ class Engine {
     occupancy_.set(id, l, (l > 0) == action_ran ? now_ : w.clock);
   }
 
-  void start_frame(Worker& w, std::uint32_t task, std::int64_t claimed,
-                   std::uint64_t claim_cost = 0, std::uint64_t stolen_at = 0) {
-    w.frames.push_back(Frame{.task = task,
-                             .child_base = w.children.size(),
-                             .stolen_at = stolen_at,
-                             .claimed = claimed,
-                             .claim_cost = claim_cost,
-                             .poll_next = false,
-                             .held = std::nullopt});
-    // A claimed task's frame is the steal's run, which end() records (the adaptive view).
+  void start_activation(Worker& w, std::uint32_t task, std::int64_t claimed,
+                        std::uint64_t claim_cost = 0, std::uint64_t stolen_at = 0) {
+    w.activations.push_back(Activation{.task = task,
+                                       .child_base = w.children.size(),
+                                       .stolen_at = stolen_at,
+                                       .claimed = claimed,
+                                       .claim_cost = claim_cost,
+                                       .poll_next = false,
+                                       .held = std::nullopt});
+    // A claimed task's activation is the steal's run, which end() records (the adaptive view).
     if (claimed > 0) w.history.begin(stolen_at + claim_cost, claimed, claim_cost);
   }
 
@@ -305,7 +306,7 @@ class Engine {
       withdraw(w);  // its deadline came before an answer
       return;
     }
-    if (w.frames.empty()) {
+    if (w.activations.empty()) {
       if (w.requester >= 0) {
         answer(w, /*refuse=*/true);  // an idle victim refuses
       } else if (!w.stack.empty()) {
@@ -317,7 +318,7 @@ class Engine {
       }
       return;
     }
-    Frame& f = w.frames.back();
+    Activation& f = w.activations.back();
     if (f.waiting != kNone) {
       wait_step(w, id);
       return;
@@ -360,7 +361,7 @@ class Engine {
     }
   }
 
-  void join(Worker& w, Frame& f) {
+  void join(Worker& w, Activation& f) {
     if (w.children.size() == f.child_base) {
       throw ProgramError("task " + std::to_string(f.task) + " joins with no child left to join");
     }
@@ -370,7 +371,7 @@ class Engine {
       pop_top(w);
       ++w.counters.inline_joins;
       spend(w, Activity::kFrame, costs_.join_inline_ps);
-      start_frame(w, child, 0);  // invalidates f
+      start_activation(w, child, 0);  // invalidates f
       return;
     }
     ++w.counters.stolen_joins;
@@ -384,7 +385,7 @@ class Engine {
   }
 
   void end(Worker& w) {
-    Frame& f = w.frames.back();
+    Activation& f = w.activations.back();
     if (w.children.size() != f.child_base) {
       throw ProgramError("task " + std::to_string(f.task) + " ends with " +
                          std::to_string(w.children.size() - f.child_base) + " children not joined");
@@ -395,12 +396,13 @@ class Engine {
       w.history.record(w.clock - f.stolen_at - f.claim_cost, f.claimed, f.claim_cost);
     }
     const bool ran_inline = tasks_[task].thief < 0 && task != root_;
-    w.frames.pop_back();
+    w.activations.pop_back();
     if (task == root_) root_end_ = w.clock;
     tasks_[task].done = true;
     if (ran_inline) {
-      merge_span(w.frames.back().task, task);  // an inline join's frame sits on its parent's
-      free_task(task);  // its joiner has moved on; a stolen one is freed at its join
+      merge_span(w.activations.back().task,
+                 task);  // an inline join's activation sits on its parent's
+      free_task(task);   // its joiner has moved on; a stolen one is freed at its join
     }
   }
 
@@ -410,7 +412,7 @@ class Engine {
       answer(w, /*refuse=*/false);  // a waiting join serves requests too
       return;
     }
-    Frame& f = w.frames.back();
+    Activation& f = w.activations.back();
     if (tasks_[f.waiting].done) {
       merge_span(f.task, f.waiting);
       free_task(f.waiting);
@@ -436,7 +438,7 @@ class Engine {
       a = attempt_on(w, id, static_cast<unsigned>(thief));
     }
     if (a == Attempt::kFailed) a = attempt_steal(w, id);
-    if (a == Attempt::kFailed) w.frames.back().poll_next = true;
+    if (a == Attempt::kFailed) w.activations.back().poll_next = true;
   }
 
   // An idle worker found work: it starts again at the first tier, and a watchman leaves
@@ -451,10 +453,10 @@ class Engine {
 
   // After a failed attempt: an idle worker backs off, a waiting join polls.
   static void failed_attempt(Worker& w) {
-    if (w.frames.empty()) {
+    if (w.activations.empty()) {
       w.back_off_next = true;
     } else {
-      w.frames.back().poll_next = true;
+      w.activations.back().poll_next = true;
     }
   }
 
@@ -487,9 +489,9 @@ class Engine {
       return;
     }
     const auto victim = static_cast<int>(&v - workers_.data());
-    const bool was_idle = t.frames.empty();
-    const bool leapfrog = !was_idle && t.frames.back().waiting != kNone &&
-                          tasks_[t.frames.back().waiting].thief == victim;
+    const bool was_idle = t.activations.empty();
+    const bool leapfrog = !was_idle && t.activations.back().waiting != kNone &&
+                          tasks_[t.activations.back().waiting].thief == victim;
     hand_over(t, thief_id, v, k, started, t.clock - started);
     if (leapfrog) ++t.counters.leapfrogs;
     if (was_idle) took_while_idle(t, thief_id);
@@ -642,7 +644,7 @@ class Engine {
     pop_top(w);
     tasks_[task].proxy_holder = -1;
     spend(w, Activity::kFrame, costs_.join_inline_ps);
-    start_frame(w, task, 0);
+    start_activation(w, task, 0);
   }
 
   // One attempt on a random victim.
@@ -725,7 +727,7 @@ class Engine {
     }
     ++w.counters.steals;
     w.counters.tasks_stolen += static_cast<std::uint64_t>(k);
-    start_frame(w, run_now, k, cost, started);
+    start_activation(w, run_now, k, cost, started);
     note_level(w, id);
     // The victim's stack shrinks as the claim (or the answer) hands the tasks over.
     const auto victim = static_cast<unsigned>(&v - workers_.data());

@@ -1,4 +1,4 @@
-#include "loop/frame_store.hpp"
+#include "loop/loop_frame_store.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,11 +8,11 @@
 namespace weft::detail {
 
 namespace {
-// Each frame on the stack is preceded by the stack's top before it, to pop back to.
+// Each loop frame on the stack is preceded by the stack's top before it, to pop back to.
 constexpr std::size_t kHeader = sizeof(std::size_t);
 }  // namespace
 
-void* FrameStack::push(std::size_t size, std::size_t align) noexcept {
+void* LoopFrameStack::push(std::size_t size, std::size_t align) noexcept {
   if (!memory_) {
     memory_.reset(new (std::nothrow) unsigned char[kBytes]);
     if (!memory_) return nullptr;
@@ -25,16 +25,16 @@ void* FrameStack::push(std::size_t size, std::size_t align) noexcept {
   return reinterpret_cast<void*>(start);
 }
 
-void FrameStack::pop(void* frame) noexcept {
-  std::memcpy(&top_, static_cast<unsigned char*>(frame) - kHeader, kHeader);
+void LoopFrameStack::pop(void* loop_frame) noexcept {
+  std::memcpy(&top_, static_cast<unsigned char*>(loop_frame) - kHeader, kHeader);
 }
 
-FramePool::~FramePool() {
+LoopFramePool::~LoopFramePool() {
   for (const Block& b : free_) ::operator delete (b.memory, std::align_val_t{b.align});
   for (const Block& b : used_) ::operator delete (b.memory, std::align_val_t{b.align});
 }
 
-void* FramePool::allocate(std::size_t size, std::size_t align) {
+void* LoopFramePool::allocate(std::size_t size, std::size_t align) {
   std::lock_guard lock(mutex_);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->capacity >= size && it->align >= align) {
@@ -52,10 +52,10 @@ void* FramePool::allocate(std::size_t size, std::size_t align) {
   return memory;
 }
 
-void FramePool::release(void* frame) noexcept {
+void LoopFramePool::release(void* loop_frame) noexcept {
   std::lock_guard lock(mutex_);
   for (auto it = used_.begin(); it != used_.end(); ++it) {
-    if (it->memory == frame) {
+    if (it->memory == loop_frame) {
       free_.push_back(*it);  // cannot throw: allocate() reserved the room
       used_.erase(it);
       return;
