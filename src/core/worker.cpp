@@ -1,4 +1,6 @@
-// The worker's scheduling loop, multi-task steals, and the join of a stolen task.
+// Worker's scheduling loop, multi-task steals, and the join of a stolen task (its methods as a
+// thief are in worker_thief.cpp, its switches to user-level threads in
+// threads/worker_switch.cpp).
 //
 // Join and its bound (docs/TASK_STACK.md has the argument in full). A worker whose join
 // finds its task stolen never sleeps: it polls the slot and meanwhile helps, first by
@@ -23,7 +25,7 @@
 #include "model/config_fields.hpp"
 #include "platform/cpu_clock.hpp"
 #include "platform/guard_fault.hpp"
-#include "threads/thread_runner.hpp"
+#include "threads/worker_switch.hpp"
 
 namespace weft::detail {
 

@@ -49,7 +49,7 @@ class Worker final : public WorkerCore {
 
   Pool& home_pool() noexcept { return pool_; }
 
-  // ---- User-level threads (src/threads/thread_runner.cpp) ----
+  // ---- User-level threads (src/threads/worker_switch.cpp) ----
   // Runs `t` (taken from the scheduler, marked running) from this worker's own stack until
   // it parks, yields or ends, then whatever it handed on (a df child). Also called from a
   // task waiting on a weft primitive (WL3): threads run on their own stacks.

@@ -1,10 +1,12 @@
-// A worker as a thief, and as the victim of the request mechanism: choosing a victim, one
-// steal attempt under either mechanism, running a multi-task claim, and answering requests.
+// Worker's methods as a thief (its loop and waits are in worker.cpp, its switches to threads
+// in threads/worker_switch.cpp). A worker as a thief, and as the victim of the request mechanism:
+// choosing a victim, one steal attempt under either mechanism, running a multi-task claim, and
+// answering requests.
 //
-// Under the concurrent mechanism the claim itself is TaskStack::steal (task_stack.cpp);
+// Under the concurrent mechanism the claim itself is StealSide::steal (tasks/steal_side.cpp);
 // under the request mechanism the thief posts a request and waits here, and the victim's
-// side is TaskStack::serve_request (steal_side_requests.cpp, invariants RQ1-RQ5). Either way a
-// successful steal ends in the same run_claim.
+// side is StealSide::serve_request (tasks/steal_side_requests.cpp, invariants RQ1-RQ5). Either way
+// a successful steal ends in the same run_claim.
 //
 // The wait for an answer is bounded (Config::request_timeout_us): a victim in a long
 // stretch without spawns, joins or weft::poll() cannot hold a thief. While it waits, the

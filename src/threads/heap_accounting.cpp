@@ -14,8 +14,8 @@
 
 #include "core/pool.hpp"
 #include "threads/block_cache.hpp"
-#include "threads/thread_runner.hpp"
 #include "threads/uthread.hpp"
+#include "threads/worker_switch.hpp"
 #include "weft/memory.hpp"
 #include "weft/thread.hpp"
 

@@ -1,6 +1,6 @@
 // The guard-fault lookup for user-level threads. It runs in a signal handler on the faulting
 // OS thread (GF1 in platform/guard_fault.hpp): it reads only that thread's tls_worker (TR1 in
-// thread_runner.cpp: the core of the thread it is running) and that thread's stack, which no
+// worker_switch.cpp: the core of the thread it is running) and that thread's stack, which no
 // other OS thread changes while it runs.
 #include "threads/overflow_report.hpp"
 

@@ -4,8 +4,8 @@
 #include <exception>
 
 #include "core/pool.hpp"
-#include "threads/thread_runner.hpp"
 #include "threads/uthread.hpp"
+#include "threads/worker_switch.hpp"
 #include "weft/detail/thread_core.hpp"
 
 namespace weft::detail {

@@ -88,7 +88,7 @@ class ThreadScheduler {
   // A running thread gives way to its memory quota: ready, in its place.
   void preempt(UThread* t, int worker) noexcept;
   // A running thread yields, on its own stack, in two halves around the switch straight to
-  // the thread that runs instead (thread_runner.cpp, TR4). begin_yield returns that thread,
+  // the thread that runs instead (worker_switch.cpp, TR4). begin_yield returns that thread,
   // marked running, or nullptr when no other is ready (the yielder runs on). With a thread
   // returned, fifo, lifo and df keep the lock until end_yield, which runs on the new
   // thread's stack once the yielder can be resumed and makes it ready in the taken one's

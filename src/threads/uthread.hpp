@@ -7,7 +7,7 @@
 //   ready / running / blocked, as the scheduler moves it (thread_scheduler.hpp).
 //   done      its body returned or threw; the joiner, if one waits, is woken. The fiber then
 //             switches to its worker's own stack for good, and that worker gives the stack
-//             back to the pool and drops the fiber's reference (thread_runner.cpp).
+//             back to the pool and drops the fiber's reference (worker_switch.cpp).
 //   recycled  when both references are gone: back in a free list, the worker's own or the
 //             store's.
 //
@@ -166,7 +166,7 @@ class ThreadStore {
   std::atomic<std::size_t> stack_bytes_live_{0};
 };
 
-// The first function a thread's fiber runs (thread_runner.cpp).
+// The first function a thread's fiber runs (worker_switch.cpp).
 void thread_main(platform::ExecutionContext& self, void* data);
 
 // A thread's exception was lost: it left the thread after (or before) it was detached.

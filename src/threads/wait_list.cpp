@@ -7,9 +7,9 @@
 #include "core/pool.hpp"
 #include "threads/spin_lock.hpp"
 #include "threads/thread_report.hpp"
-#include "threads/thread_runner.hpp"
 #include "threads/timers.hpp"
 #include "threads/uthread.hpp"
+#include "threads/worker_switch.hpp"
 #include "weft/detail/thread_core.hpp"
 
 namespace weft::detail {

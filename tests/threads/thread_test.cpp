@@ -354,7 +354,7 @@ TEST_P(Threads, YieldAlternatesTwoThreadsOnOneWorker) {
 }
 
 // A yield switches straight to the next thread and makes the yielder ready only from there,
-// once its context is saved (TR4 in thread_runner.cpp): a worker that took it any sooner would
+// once its context is saved (TR4 in worker_switch.cpp): a worker that took it any sooner would
 // resume a stale context. Three threads on two and on four workers (more than the CPUs) keep
 // one or two threads ready, so the yielder is often the next one another worker takes.
 TEST_P(Threads, ThreadsThatYieldOnSeveralWorkersEachRunEveryIteration) {

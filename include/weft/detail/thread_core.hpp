@@ -7,7 +7,7 @@
 // block(), which returns once a waker has signalled the node:
 //   WL1 The waiter's list lock is released only after the waiter can be resumed: a
 //       user-level thread releases it from its worker's own stack after switching away
-//       (src/threads/thread_runner.cpp), so a waker that finds the node cannot make
+//       (src/threads/worker_switch.cpp), so a waker that finds the node cannot make
 //       the thread ready while it still runs.
 //   WL2 A waker unlinks the node under the list lock, fills in what the waiter is handed
 //       (`handed`), and then signals it with wake(): the last access to the node, since the

@@ -1,3 +1,5 @@
+// Worker's methods for running user-level threads (and the free functions a thread calls to
+// switch), apart from worker.cpp (its loop, idling and waits) and worker_thief.cpp (stealing).
 // A worker running user-level threads. The worker's own stack is the hub: it switches to a
 // thread, and the thread switches back to it whenever it parks, creates a df child or ends,
 // leaving in Worker::after_switch what must happen once it is no longer running (WL1 in
@@ -26,7 +28,7 @@
 //       (switch_to_worker, yield_directly, the start of thread_main) calls
 //       arrive_on_thread(); a switch from the hub leaves nothing to finish. A thread that
 //       switches to the hub passes itself, since it need not be the one the hub ran.
-#include "threads/thread_runner.hpp"
+#include "threads/worker_switch.hpp"
 
 #include <cstdio>
 #include <cstdlib>
