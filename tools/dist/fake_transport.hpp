@@ -3,10 +3,17 @@
 // stream of its sender's. Per-pair order is kept as MPI keeps it: a message is never
 // delivered before an earlier one of the same sender to the same receiver.
 //
-// Invariants: an endpoint's sending state (its random stream and the last delivery time
-// towards each receiver) is touched by its own rank's thread only; an inbox is guarded by
-// its mutex. abort() makes every later poll() return kTerminate, so that a failed or hung
-// run ends every rank instead of leaving them waiting.
+// Invariants (docs/DISTRIBUTED.md, "Invariants"):
+//   DT9  DT8 on threads. A message goes into its receiver's inbox within send(), and poll()
+//        takes the due one least in (delivery time, sequence number) out of it, so each is
+//        delivered once. A sender's delivery time towards a receiver never decreases (each
+//        is the later of now + its delay and the previous one) and its sequence numbers
+//        increase, so one sender's messages to one receiver are taken in the order sent. An
+//        endpoint's sending state (its random stream and the last delivery time towards each
+//        receiver) is touched by its own rank's thread only; an inbox is guarded by its
+//        mutex, which also carries the message from sender to receiver.
+//   DT10 abort() makes every later poll() return kTerminate, so that a failed or hung run
+//        ends every rank instead of leaving them waiting; after it DT8 no longer holds.
 #pragma once
 
 #include <atomic>
@@ -28,7 +35,9 @@ class FakeNetwork {
   FakeNetwork& operator=(const FakeNetwork&) = delete;
 
   Transport& endpoint(int rank);
-  void abort() { aborted_.store(true, std::memory_order_relaxed); }  // relaxed: a hint, polled
+  // relaxed: a flag polled until seen (DT10); it publishes nothing (a rank's error reaches
+  // run_ranks_on_fake_network through the join of its thread).
+  void abort() { aborted_.store(true, std::memory_order_relaxed); }
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
   std::uint64_t messages_sent() const { return seq_.load(std::memory_order_relaxed); }
 
@@ -49,7 +58,9 @@ class FakeNetwork {
   std::vector<std::unique_ptr<Inbox>> inboxes_;
   std::vector<std::unique_ptr<Endpoint>> endpoints_;
   std::uint64_t max_delay_ns_;
-  std::atomic<std::uint64_t> seq_{0};  // relaxed: only orders ties, each sender's own increase
+  // relaxed: only orders ties, each sender's own increase (DT9): the RMWs on one atomic
+  // have one modification order, which follows each thread's program order.
+  std::atomic<std::uint64_t> seq_{0};
   std::atomic<bool> aborted_{false};
 };
 

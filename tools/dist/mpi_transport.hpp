@@ -4,8 +4,12 @@
 // tag, so that a stray message of an earlier one (a request left unanswered at its end) can
 // never be read as one of the next.
 //
-// Invariants: a send's buffer lives until MPI says the send is complete (pending_, tested at
-// every poll and waited for by finish()); the transport is used by one thread per process.
+// Invariant (docs/DISTRIBUTED.md, "Invariants"):
+//   DT11 DT8 over MPI: a message is one MPI message of this search's tag, and MPI delivers
+//        it once and keeps one sender's messages in order (non-overtaking). A send's buffer
+//        lives until MPI says the send is complete (pending_, a list so that no buffer moves,
+//        tested at every send and poll and waited for by finish()); the transport is used by
+//        one thread per process.
 #pragma once
 
 #include <mpi.h>

@@ -82,11 +82,11 @@ class Rank {
         passive_since = -1;
         continue;
       }
-      if (!waiting_ && t_.size() > 1) ask_someone();
+      if (!waiting_ && t_.size() > 1) ask_someone();  // one request out at most (DT7)
       const PhaseClock::Phase passive = waiting_ ? PhaseClock::kSteal : PhaseClock::kIdle;
       if (clock_.phase() != passive) clock_.switch_to(passive);
-      const Termination::Action a = termination_.on_passive();
-      if (a.step == Termination::Step::kTerminate) {
+      const Termination::Action a = termination_.on_passive();  // passive here (DT2)
+      if (a.step == Termination::Step::kTerminate) {  // nothing in flight, all passive (DT4)
         for (int r = 1; r < t_.size(); ++r) t_.send(r, kind(MessageKind::kTerminate));
         done_ = true;
       } else if (a.step == Termination::Step::kPassToken) {
@@ -102,7 +102,7 @@ class Rank {
       }
     }
     clock_.finish(p_);
-    if (!stack_.empty()) {
+    if (!stack_.empty()) {  // DT4 and DT5 say this never happens
       throw std::logic_error("weft::dist: rank " + std::to_string(t_.rank()) +
                              " was told to stop with " + std::to_string(stack_.size()) +
                              " nodes left");
@@ -134,7 +134,8 @@ class Rank {
           const std::int64_t t = steady_ns();
           answered(t);
           p_.transfers_s.push_back(static_cast<double>(t - m->sent_ns) * 1e-9);
-          termination_.work_received();
+          termination_.work_received();  // DT1
+          // Whole nodes, at least one (DT6); every one of them goes on our stack (DT5).
           if (m->nodes.empty() || m->nodes.size() % tree_.node_bytes != 0) {
             throw std::runtime_error("weft::dist: rank " + std::to_string(m->from) + " sent " +
                                      std::to_string(m->nodes.size()) + " bytes of " +
@@ -168,7 +169,8 @@ class Rank {
     waiting_ = false;
   }
 
-  // Whole chunks below the working one, oldest first.
+  // Whole chunks below the working one, oldest first (DT6); every request read gets one
+  // answer (DT7).
   void answer(int thief) {
     const PhaseClock::Phase was = clock_.phase();
     const std::int64_t served_at = clock_.switch_to(PhaseClock::kServe);
@@ -181,6 +183,7 @@ class Rank {
       t_.send(thief, kind(MessageKind::kNoWork));
     } else {
       Message m = kind(MessageKind::kWork);
+      // Out of our stack (DT5), and counted (DT1).
       stack_.take_oldest(static_cast<std::size_t>(k) * c, m.nodes);
       p_.chunks_sent += static_cast<std::uint64_t>(k);
       termination_.work_sent();
@@ -192,7 +195,7 @@ class Rank {
 
   void ask_someone() {
     auto victim = static_cast<int>(splitmix(rng_) % static_cast<std::uint64_t>(t_.size() - 1));
-    if (victim >= t_.rank()) ++victim;
+    if (victim >= t_.rank()) ++victim;  // never ourselves (DT7)
     asked_at_ = clock_.switch_to(PhaseClock::kSteal);
     t_.send(victim, kind(MessageKind::kRequest));
     waiting_ = true;
@@ -207,7 +210,7 @@ class Rank {
   unsigned poll_every_;
   NodeStack stack_;
   PhaseClock clock_;
-  bool waiting_ = false;  // a request of ours is unanswered
+  bool waiting_ = false;  // a request of ours is unanswered (DT7)
   std::int64_t asked_at_ = 0;
   std::int64_t round_sent_at_ = 0;  // rank 0: when the token last went out
   bool done_ = false;

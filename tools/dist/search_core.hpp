@@ -8,6 +8,28 @@
 // with as many of its oldest chunks as the steal policy gives for the releasable ones, or
 // with nothing. Termination is detected by termination.hpp's token ring. Only rank 0 starts
 // with the root.
+//
+// Invariants (with DT1-DT4 in termination.hpp; docs/DISTRIBUTED.md, "Invariants"):
+//   DT5 Every node is, at any moment, on exactly one rank's stack or in exactly one kWork
+//       message in flight, until it is expanded, once, by the rank whose stack it is on: a
+//       victim moves the nodes it gives out of its stack into the message (take_oldest), the
+//       thief pushes every node of a kWork it receives, and a transport delivers each message
+//       once (DT8). So with DT4 every stack is empty when kTerminate is sent, and every node
+//       of the tree has been expanded exactly once; a rank told to stop with nodes left
+//       throws, which a broken DT4 would show.
+//   DT6 A victim gives only whole chunks from below its working chunk: holding n nodes, it
+//       gives the k * chunk oldest, k = steal_amount(policy, (n - chunk) / chunk) (0 when n
+//       <= chunk), so it keeps at least `chunk` nodes and a kWork carries at least `chunk`
+//       >= 1 nodes (a receiver throws on one that is empty or not whole nodes). A rank with
+//       nothing to release, an empty one included, answers kNoWork.
+//   DT7 A rank has at most one request out: it asks only with its stack empty, with no
+//       request of its own unanswered and other ranks to ask, never itself, and it counts
+//       the request answered when a kWork or kNoWork arrives. A victim answers every request
+//       it reads, once, at the poll that reads it; a request unread when its victim stops is
+//       never answered (under MPI, drained as a stray after the search). So a rank receives
+//       at most one answer per request, and none while it has no request out.
+// Each rank's state (its stack, termination, random stream, profile) is touched by its own
+// thread only; ranks share no memory, so the protocol has no atomics.
 #pragma once
 
 #include <cstddef>

@@ -2,9 +2,14 @@
 // offers: Open MPI's between processes, or the in-process fake (fake_transport.hpp) whose
 // seeded delays make the protocol's interleavings testable.
 //
-// The one ordering promise, which MPI's non-overtaking rule gives too: two messages from one
-// rank to another arrive in the order they were sent. Messages from different senders, and
-// delays, are unconstrained.
+// Invariant (docs/DISTRIBUTED.md, "Invariants"):
+//   DT8 A transport delivers every message it is sent once, unaltered, to the rank it was
+//       sent to (unless the search ends first: a message still unread then is a stray), and
+//       two messages from one rank to another in the order they were sent, as MPI's
+//       non-overtaking rule does. Messages from different senders, and delays, are
+//       unconstrained. DT1, DT4 and DT5 use the exactly-once delivery; none of DT1-DT7
+//       needs the order (Safra's counts hold under any order, and a thief has at most one
+//       answer in flight, DT7).
 #pragma once
 
 #include <cstddef>

@@ -140,7 +140,7 @@ class Engine {
     for (unsigned i = 0; i < config.workers; ++i) {
       workers_.emplace_back(config.workers);
       workers_[i].fenced = all_fenced_;
-      std::uint64_t s = config.seed * 0x100000001B3ULL + i;
+      std::uint64_t s = config.seed * 0x100000001B3ULL + i;  // the only randomness (SIM1)
       workers_[i].rng = splitmix(s);
     }
     root_ = new_task(std::move(root));
@@ -166,7 +166,8 @@ class Engine {
     while (!tasks_[root_].done) {
       const auto [at, w, version] = ready_.top();
       ready_.pop();
-      if (version != workers_[w].version) continue;  // rescheduled since
+      if (version != workers_[w].version) continue;  // rescheduled since (SIM2)
+      // Never below the last: every entry was queued at or after its queuer's start (SIM2).
       now_ = at;
       step(w);
       note_level(workers_[w], w);
@@ -187,7 +188,7 @@ class Engine {
     const std::uint64_t makespan = root_end_;
     // A worker whose clock stands before the makespan is idle to it (nothing is left to
     // take), and the part of an action past it is cut off: the shares then add up to
-    // workers x makespan exactly.
+    // workers x makespan exactly (SIM5).
     SimResult result;
     result.makespan_ps = makespan;
     result.tasks = tasks_made_;
@@ -249,11 +250,13 @@ class Engine {
     return id;
   }
 
+  // Only once the task has ended and been joined (SIM3).
   void free_task(std::uint32_t id) {
     tasks_[id].strand.reset();
     free_.push_back(id);
   }
 
+  // The one writer of a worker's clock and shares: both grow by `ps` (SIM2, SIM5).
   static void spend(Worker& w, Activity a, std::uint64_t ps) {
     w.clock += ps;
     w.spent[static_cast<int>(a)] += ps;
@@ -291,6 +294,7 @@ class Engine {
     if (claimed > 0) w.history.begin(stolen_at + claim_cost, claimed, claim_cost);
   }
 
+  // The worker's one live entry from now on (SIM2); every caller passes `at` >= now_.
   void schedule(unsigned id, std::uint64_t at) {
     Worker& w = workers_[id];
     ready_.emplace(at, id, ++w.version);
@@ -361,6 +365,7 @@ class Engine {
     }
   }
 
+  // Newest child first; inline if on top of our stack, else stolen (SIM4).
   void join(Worker& w, Activation& f) {
     if (w.children.size() == f.child_base) {
       throw ProgramError("task " + std::to_string(f.task) + " joins with no child left to join");
@@ -390,7 +395,7 @@ class Engine {
       throw ProgramError("task " + std::to_string(f.task) + " ends with " +
                          std::to_string(w.children.size() - f.child_base) + " children not joined");
     }
-    const std::uint32_t task = f.task;
+    const std::uint32_t task = f.task;  // ends once (SIM3)
     if (f.claimed > 0) {
       // What the claim brought, per task, against what it cost (the adaptive policy's view).
       w.history.record(w.clock - f.stolen_at - f.claim_cost, f.claimed, f.claim_cost);
@@ -442,7 +447,7 @@ class Engine {
   }
 
   // An idle worker found work: it starts again at the first tier, and a watchman leaves
-  // the role to a sleeper.
+  // the role to a sleeper (SIM8).
   void took_while_idle(Worker& w, unsigned id) {
     w.tiers.reset();
     if (watchman_ == static_cast<int>(id)) {
@@ -462,7 +467,8 @@ class Engine {
 
   // The victim `v` answers the request at its port: with the tasks the policy gives the
   // thief (with the thief's history), or a refusal (when idle, or when that is none). The
-  // thief, which waited from its post to now, runs on from the answer.
+  // thief, which waited from its post to now, runs on from the answer. The request ends
+  // here, and the thief's deadline entry goes stale (SIM7).
   void answer(Worker& v, bool refuse) {
     const auto thief_id = static_cast<unsigned>(v.requester);
     Worker& t = workers_[thief_id];
@@ -497,9 +503,10 @@ class Engine {
     if (was_idle) took_while_idle(t, thief_id);
   }
 
-  // The owner takes its newest task. If that task is one a thief's standing mark claimed,
-  // the owner saw H past its top: it waits on the port for the thief's decision (blocked,
-  // until the claim settles), and the thief, re-reading T, backs off from it.
+  // The owner takes its newest task (its only way to take one off its stack: SIM3). If that
+  // task is one a thief's standing mark claimed, the owner saw H past its top: it waits on the
+  // port for the thief's decision (blocked, until the claim settles), and the thief,
+  // re-reading T, backs off from it (SIM6).
   // On a fenced stack the pop costs its fence more, and a switching stack now and then asks
   // whether thieves still come. weft's profile charges each spawned task its process's frame
   // cost (frame_cost.hpp), measured on a fenced stack where every stack is fenced and on an
@@ -525,6 +532,7 @@ class Engine {
   void maybe_unfence(Worker& w) {
     if (--w.fenced_pops_to_check != 0) return;
     w.fenced_pops_to_check = weft::detail::kRecheckPops;
+    // Only while the port is free (SIM6, as BS1).
     if (w.clock < w.port_taken_at + unfence_after_ps_ || w.port_free_at > now_) return;
     w.fenced = false;
     ++w.counters.barrier_switches;
@@ -541,7 +549,7 @@ class Engine {
     }
     // The mark, or a retry after a crossed claim: under the port the thief reads n afresh
     // (the owner, if blocked, holds the task it popped) and claims what the policy gives.
-    if (w.claiming.marked && w.claiming.retries++ == kClaimRetries) {
+    if (w.claiming.marked && w.claiming.retries++ == kClaimRetries) {  // SIM6
       finish_claim(w, id, v, 0);
       return;
     }
@@ -566,7 +574,8 @@ class Engine {
   }
 
   // The claim is over: the thief releases the port, a blocked owner goes on (its wait was
-  // part of its join, which weft's profile counts as busy time), and the thief takes k.
+  // part of its join, which weft's profile counts as busy time), and the thief takes k
+  // (SIM6).
   void finish_claim(Worker& w, unsigned id, Worker& v, std::int64_t k) {
     const std::uint64_t started = w.claiming.started;
     if (k > 0 && w.claiming.fenced) ++w.counters.fenced_steals;
@@ -582,7 +591,8 @@ class Engine {
     took(w, id, v, k, started);
   }
 
-  // The thief's deadline passed unanswered: it withdraws its request and has failed.
+  // The thief's deadline passed unanswered: it withdraws its request and has failed. The
+  // request ends here, never to be answered (SIM7).
   void withdraw(Worker& t) {
     workers_[static_cast<unsigned>(t.asked)].requester = -1;
     t.asked = -1;
@@ -593,7 +603,7 @@ class Engine {
   }
 
   // After a failed idle attempt: weft's tiers. The watchman naps; a worker past the yield
-  // tier becomes the watchman if there is none, and otherwise parks.
+  // tier becomes the watchman if there is none, and otherwise parks (SIM8).
   void back_off(Worker& w, unsigned id) {
     w.back_off_next = false;
     if (watchman_ == static_cast<int>(id)) {
@@ -616,7 +626,7 @@ class Engine {
   }
 
   // A thief that leaves work behind wakes one sleeper, which runs wake_ps later and starts
-  // again at the first tier.
+  // again at the first tier. The only way out of sleepers_, first in first out (SIM8).
   void wake_one(std::uint64_t now) {
     if (sleepers_.empty()) return;
     const unsigned id = sleepers_.front();
@@ -670,7 +680,7 @@ class Engine {
         weft::detail::steal_amount(config_.policy, n, w.history.task_work_per_cost(w.clock));
     const bool request = config_.mechanism == weft::StealMechanism::kRequest;
     // Either mechanism needs the victim's port free: no request waiting at it, or no claim
-    // under way through it.
+    // under way through it (SIM6, SIM7).
     const bool port_busy = request ? v.requester >= 0 : v.port_free_at > now_;
     if (k > 0 && port_busy) ++w.counters.port_busy;
     if (k == 0 || port_busy) {
@@ -710,8 +720,9 @@ class Engine {
   // cost it `cost` (for the adaptive policy's history).
   void hand_over(Worker& w, unsigned id, Worker& v, std::int64_t k, std::uint64_t started,
                  std::uint64_t cost) {
-    // The k oldest: the newest of them runs now, the others wait on our stack, oldest at
-    // the bottom, where other thieves may take them again.
+    // The k oldest (k at most the victim's tasks, SIM3): the newest of them runs now, the
+    // others wait on our stack, oldest at the bottom, where other thieves may take them
+    // again.
     std::uint32_t run_now = kNone;
     for (std::int64_t i = 0; i < k; ++i) {
       const std::uint32_t t = v.stack.front();

@@ -8,6 +8,47 @@
 // attempt. So every action sees the state that all earlier actions left, and takes effect when
 // it starts. A concurrent claim has three such steps (the look, the mark, the settling after its
 // barrier), so an owner's pop can cross it as in weft.
+//
+// Invariants (docs/SIMULATOR.md, "Invariants"):
+//   SIM1 A run is a function of its inputs: the same program, EngineConfig and seed give the
+//        same SimResult, bit for bit. The engine is one thread; its only randomness is each
+//        worker's SplitMix64 stream, seeded from the seed and the worker's id; the next
+//        action is the least (time, worker id) of a priority queue, a total order; it reads
+//        no clock, no address and no unordered container.
+//   SIM2 Time never goes back. Every entry is queued at or after the start of the action
+//        that queues it, so actions are taken in nondecreasing time; a worker's clock only
+//        grows (spend() is its one writer, and adds). A worker has at most one live entry
+//        (its newest version; older ones are skipped): at its clock or, for a thief waiting
+//        for an answer, at its deadline. Parked and blocked workers have none. So a worker
+//        acts at its own clock, after every action that started earlier.
+//   SIM3 Every task runs exactly once. Until it starts, a spawned task is in one place: its
+//        spawner's stack, or a thief's as a proxy. It leaves a stack only by its owner's pop
+//        of the newest (a join, or a proxy run) or in a thief's take of the k oldest, k at
+//        most the tasks there; each leaving starts its one activation or moves it to the
+//        thief's stack. It ends once (done), and its record is recycled only after it has
+//        ended and been joined.
+//   SIM4 Joins are weft's: an activation joins its own children, newest first; a child on
+//        top of the worker's stack is popped and run inline, any other counts as stolen and
+//        is waited for. A join with no child left, or an end with children not joined, is a
+//        ProgramError.
+//   SIM5 The shares add up: spend() adds the same amount to a worker's clock and to one of
+//        its shares, so they sum to its clock at every moment; at the end each worker is
+//        brought to the makespan (idle added, or its last action's overshoot cut), so all
+//        the workers' shares sum to workers x makespan_ps exactly.
+//   SIM6 One claim at a time per victim (concurrent mechanism): a thief holds the victim's
+//        port from its look to its settling, and another attempt there fails (port_busy).
+//        The claim decides k from the victim's n at its mark; if the owner's pop crosses it
+//        during the barrier, the owner is blocked until the claim settles and the thief
+//        claims again from the new n, at most kClaimRetries times. A stack's mode changes
+//        only under its port, as BS1: at the mark of a claim that switches it to fenced, or
+//        by the owner's maybe_unfence while the port is free.
+//   SIM7 One request at a time per victim and per thief (request mechanism). A request ends
+//        exactly once: answered by the victim (at its next spawn or join, in a waiting join,
+//        or refused while idle) or withdrawn at the thief's deadline. Either clears both
+//        sides; an answer reschedules the thief, so its deadline entry goes stale.
+//   SIM8 At most one watchman. A worker parks only while another holds the role, and is
+//        woken (first parked, first woken) only by wake_one: from a thief that leaves work
+//        behind, or from a watchman that takes work and so leaves the role.
 #pragma once
 
 #include <array>
