@@ -21,11 +21,9 @@
 // Exit status: 0 done; 1 a wrong result or a failure; 2 a bad argument or WEFT_* value, with
 // a line "weft-fib-demo: <what is wrong>" on stderr.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -42,6 +40,7 @@
 #include "tools/bench/stats/sitting_info.hpp"
 #include "tools/bench/stats/sitting_report.hpp"
 #include "workloads/common/fib_reference.hpp"
+#include "workloads/common/flags.hpp"
 
 namespace {
 
@@ -71,78 +70,86 @@ struct Options {
   bool seed_given = false;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(
-      stderr,
-      "weft-fib-demo: %s\nusage: weft-fib-demo [--n N] [--workers 1,2,...] "
-      "[--steal one,fixed:D,half,...] [--repeat R] [--json FILE] [--only serial|weft] [--seed S]\n",
-      message.c_str());
-  std::exit(2);
+using common::UsageError;
+
+// "--n 0": how an error names the flag and the value it was given.
+std::string argument(std::string_view flag, std::string_view value) {
+  return std::string(flag) + " " + std::string(value);
 }
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (item.empty()) usage_error("empty item in list \"" + s + "\"");
-    out.push_back(item);
-  }
-  if (out.empty()) usage_error("empty list");
-  return out;
+// The flags, parsed into `o`; the table also writes --help's option list. A steal policy
+// weft rejects throws weft::ConfigError.
+common::FlagTable flag_table(Options& o) {
+  return common::FlagTable({
+      {"--n", "N", "compute fib(N), N from 1 to 50 (default 35)",
+       [&o](std::string_view v) {
+         o.n = static_cast<int>(common::parse_integer(argument("--n", v), v, 1, 50));
+       }},
+      {"--workers", "W,...", "worker counts, each 1 to 4096 (default 1,2)",
+       [&o](std::string_view v) {
+         o.workers.clear();
+         for (const std::string_view w : common::split_list("--workers", v)) {
+           o.workers.push_back(
+               static_cast<unsigned>(common::parse_integer(argument("--workers", w), w, 1, 4096)));
+         }
+       }},
+      {"--steal", "P,...",
+       "steal policies: one, half, adaptive, fixed:D\n(default one,fixed:2,fixed:20,half)",
+       [&o](std::string_view v) {
+         o.steal.clear();
+         for (const std::string_view s : common::split_list("--steal", v)) {
+           (void)weft::StealPolicy::parse(s, "--steal");
+           o.steal.emplace_back(s);
+         }
+       }},
+      {"--repeat", "R", "repetitions, 1 to 1000 (default 5)",
+       [&o](std::string_view v) {
+         o.repeat = static_cast<int>(common::parse_integer(argument("--repeat", v), v, 1, 1000));
+       }},
+      {"--json", "FILE", "also write the figures, the sitting and the order as JSON",
+       [&o](std::string_view v) { o.json = v; }},
+      {"--only", "SIDE", "run one side only, serial or weft (for callgrind; no ratios then)",
+       [&o](std::string_view v) {
+         if (v != "serial" && v != "weft") {
+           throw UsageError(argument("--only", v), "expected serial or weft");
+         }
+         o.run_serial = v == "serial";
+         o.run_weft = v == "weft";
+       }},
+      {"--seed", "S", "the order's seed (default: random, printed)",
+       [&o](std::string_view v) {
+         o.seed = common::parse_u64(argument("--seed", v), v);
+         o.seed_given = true;
+       }},
+  });
 }
 
-long parse_int(const std::string& flag, const std::string& value, long lo, long hi) {
-  char* end = nullptr;
-  const long v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || v < lo || v > hi) {
-    usage_error(flag + " \"" + value + "\": expected a whole number from " + std::to_string(lo) +
-                " to " + std::to_string(hi));
-  }
-  return v;
+const char kHelpHead[] =
+    "usage: weft-fib-demo [--n N] [--workers 1,2] [--steal one,fixed:2,fixed:20,half]\n"
+    "                     [--repeat R] [--json FILE] [--only serial|weft] [--seed S]\n"
+    "\n"
+    "Fibonacci on every steal policy and worker count, side by side with the plain serial\n"
+    "recursion; every result is checked against fib(N) computed by iteration.\n"
+    "\n";
+const char kHelpBody[] =
+    "\n"
+    "Each repetition runs every variant (serial, and weft per policy and worker count) once, in\n"
+    "an order shuffled from --seed, and the host's calibration kernel after it. The table gives\n"
+    "medians; each weft time over serial's in the same repetition is a paired ratio with a\n"
+    "95 % bootstrap interval and a verdict. \"ns/spawn\" is the 1-worker overhead over the\n"
+    "serial recursion per spawn; \"speedup\" is against the same policy on 1 worker. The\n"
+    "output ends with the host's steadiness (HOST UNSTEADY when it was busy).\n"
+    "Exit status: 0 done, 1 a wrong result or a failure, 2 a bad argument or WEFT_* value.\n";
+
+std::string help_text() {
+  Options scratch;
+  return kHelpHead + flag_table(scratch).options_help() + kHelpBody;
 }
 
-Options parse(int argc, char** argv) {
+// Throws UsageError, or weft::ConfigError for a steal policy weft rejects.
+Options parse(const std::vector<std::string_view>& args, bool& help) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") usage_error("help");
-    if (i + 1 >= argc) usage_error(flag + " needs a value");
-    const std::string value = argv[++i];
-    if (flag == "--n") {
-      o.n = static_cast<int>(parse_int(flag, value, 1, 50));
-    } else if (flag == "--workers") {
-      o.workers.clear();
-      for (const auto& w : split(value))
-        o.workers.push_back(static_cast<unsigned>(parse_int(flag, w, 1, 4096)));
-    } else if (flag == "--steal") {
-      o.steal = split(value);
-      for (const auto& s : o.steal) {
-        try {
-          (void)weft::StealPolicy::parse(s, "--steal");
-        } catch (const weft::ConfigError& e) {
-          usage_error(e.what());
-        }
-      }
-    } else if (flag == "--repeat") {
-      o.repeat = static_cast<int>(parse_int(flag, value, 1, 1000));
-    } else if (flag == "--json") {
-      o.json = value;
-    } else if (flag == "--seed") {
-      char* end = nullptr;
-      errno = 0;
-      o.seed = std::strtoull(value.c_str(), &end, 10);
-      if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0)
-        usage_error("--seed \"" + value + "\": expected an unsigned 64-bit number");
-      o.seed_given = true;
-    } else if (flag == "--only") {
-      if (value != "serial" && value != "weft")
-        usage_error("--only \"" + value + "\": expected serial or weft");
-      o.run_serial = value == "serial";
-      o.run_weft = value == "weft";
-    } else {
-      usage_error("unknown option " + flag);
-    }
-  }
+  help = !flag_table(o).parse(args);
   return o;
 }
 
@@ -384,7 +391,21 @@ int run_demo(const Options& opt, const std::vector<std::string_view>& words) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options opt = parse(argc, argv);
+  Options opt;
+  bool help = false;
+  try {
+    opt = parse(std::vector<std::string_view>(argv + 1, argv + argc), help);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "weft-fib-demo: %s\n", e.what());
+    return 2;
+  } catch (const weft::ConfigError& e) {
+    std::fprintf(stderr, "weft-fib-demo: %s\n", e.what());
+    return 2;
+  }
+  if (help) {
+    std::fputs(help_text().c_str(), stdout);
+    return 0;
+  }
   if (!opt.seed_given) {
     opt.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   }

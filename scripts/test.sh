@@ -3,8 +3,9 @@
 # One command that runs weft's whole test suite, stage by stage:
 #   format   every C and C++ file is as clang-format (.clang-format) leaves it, and every
 #            path under results/ that a document cites exists, every sitting cited
-#            (scripts/check_results_cited.py), and every include keeps to the layers
-#            (scripts/check_includes.py)
+#            (scripts/check_results_cited.py), every include keeps to the layers
+#            (scripts/check_includes.py), and no function is longer than 80 lines
+#            (scripts/check_function_length.py)
 #   release  Release build in build/ (with the MPI programs), then the whole suite: ctest -j2
 #   tsan     ThreadSanitizer build in build-tsan/ (RelWithDebInfo): ctest -L concurrency -j2
 #   asan     ASan+UBSan build in build-asan/ (RelWithDebInfo): the whole suite
@@ -152,6 +153,9 @@ stage_format() {
   # tools only weft::internal's private headers, no layer of src/ a higher one's.
   detail "scripts/check_includes.py failed (an include crosses a layer)"
   python3 "$ROOT/scripts/check_includes.py"
+  # No function in src/, workloads/ or tools/ longer than 80 lines.
+  detail "scripts/check_function_length.py failed (a function longer than 80 lines)"
+  python3 "$ROOT/scripts/check_function_length.py"
   detail "clang-format not found (the clang-format package)"
   command -v clang-format >/dev/null 2>&1
   local -a files

@@ -48,7 +48,8 @@ plant tools/sim/engine/engine.cpp '#include "../src/core/pool.hpp"' "only weft::
 plant src/tasks/steal_side.hpp '#include "core/pool.hpp"' "layer tasks may not include"
 plant src/model/steal_amount.hpp '#include "tasks/steal_side.hpp"' "layer model may not include"
 
-"$python" "$script" --help | grep -q '^Usage: scripts/check_includes.py' || fail "--help"
+help="$("$python" "$script" --help)" || fail "--help: exit $?"
+grep -q "^Usage: scripts/check_includes.py" <<<"$help" || fail "--help"
 status=0
 "$python" "$script" --bogus >/dev/null 2>&1 || status=$?
 [[ $status -eq 2 ]] || fail "--bogus: exit $status, expected 2"

@@ -84,6 +84,7 @@ TEST(FlagTable, ValueParsersCheckTheirRanges) {
   EXPECT_THROW((void)common::parse_number("x", "1.5", 0, 1), UsageError);
   EXPECT_THROW((void)common::parse_number("x", "nan", 0, 1), UsageError);
   EXPECT_THROW((void)common::parse_number("x", "0.5s", 0, 1), UsageError);
+  EXPECT_THROW((void)common::parse_number("x", " 0.5", 0, 1), UsageError);
   const std::vector<std::string_view> items = common::split_list("l", "a,b,c");
   EXPECT_EQ(items, (std::vector<std::string_view>{"a", "b", "c"}));
   EXPECT_THROW((void)common::split_list("l", "a,,c"), UsageError);

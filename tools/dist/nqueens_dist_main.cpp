@@ -8,11 +8,15 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tools/dist/dist_program.hpp"
 #include "tools/dist/mpi_search.hpp"
 #include "tools/dist/nqueens_tree.hpp"
 #include "tools/dist/search_args.hpp"
+#include "workloads/common/flags.hpp"
 #include "workloads/common/output_file.hpp"
 #include "workloads/kernels/nqueens.hpp"
 
@@ -25,30 +29,25 @@ struct Args {
   dist::SearchArgs common;
 };
 
+// The flags, parsed into `a`; the table also writes --help's option list.
+common::FlagTable flag_table(Args& a) {
+  std::vector<common::Flag> flags{
+      {"--n", "N", "the board's side, 1 to 20 (default 13)",
+       [&a](std::string_view v) {
+         a.n = static_cast<int>(common::parse_integer("--n " + std::string(v), v, 1, kMaxN));
+       }},
+  };
+  for (common::Flag& f : dist::search_flags(a.common)) flags.push_back(std::move(f));
+  return common::FlagTable(std::move(flags));
+}
+
 std::string usage() {
+  Args scratch;
   return "usage: weft-nqueens-dist [--n N] [--steal one|half|fixed:D] [--chunk C] [--poll K]\n"
          "                         [--repeat R] [--seed S] [--json FILE]\n"
          "  Counts the solutions of N-Queens over MPI ranks with work stealing between them\n"
-         "  (dist::tree_search); every count is checked against the published ones.\n"
-         "  --n      the board's side, 1 to 20 (default 13)\n" +
-         dist::search_args_usage();
-}
-
-std::string parse(int argc, char** argv, bool& help, Args& a) {
-  return dist::for_each_flag(argc, argv, help, [&](std::string_view flag, std::string_view value) {
-    std::uint64_t n = 0;
-    if (flag == "--n") {
-      if (!dist::parse_u64_in(value, 1, kMaxN, n)) {
-        return "--n " + std::string(value) + ": expected 1 to " + std::to_string(kMaxN);
-      }
-      a.n = static_cast<int>(n);
-    } else if (auto e = dist::parse_search_arg(flag, value, a.common)) {
-      return *e;
-    } else {
-      return std::string(flag) + ": unknown option (--help lists them)";
-    }
-    return std::string();
-  });
+         "  (dist::tree_search); every count is checked against the published ones.\n" +
+         flag_table(scratch).options_help();
 }
 
 int run(int rank, int size, const Args& args) {
@@ -96,6 +95,6 @@ int main(int argc, char** argv) {
   Args args;
   return dist::dist_program_main(
       argc, argv, "weft-nqueens-dist",
-      [&](int c, char** v, bool& help) { return parse(c, v, help, args); }, usage,
-      [&](int rank, int size) { return run(rank, size, args); });
+      [&](int c, char** v, bool& help) { return dist::parse_flags(flag_table(args), c, v, help); },
+      usage, [&](int rank, int size) { return run(rank, size, args); });
 }

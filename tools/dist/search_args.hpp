@@ -1,14 +1,13 @@
 // The command-line options every weft::dist program shares, parsed alike on every rank:
-// --steal, --chunk, --poll, --seed, --repeat and --json (a file that can be written whole).
+// --steal, --chunk, --poll, --seed, --repeat and --json (a file that can be written whole),
+// as rows of the program's flag table (workloads/common/flags.hpp).
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <optional>
 #include <string>
-#include <string_view>
+#include <vector>
 
 #include "tools/dist/search_core.hpp"
+#include "workloads/common/flags.hpp"
 
 namespace dist {
 
@@ -19,23 +18,14 @@ struct SearchArgs {
   std::string json;  // "" for none
 };
 
-// nullopt when `flag` is not one of these; otherwise "" or what is wrong with `value`, e.g.
-// "--chunk 0: expected >= 1 (and at most 1048576)".
-std::optional<std::string> parse_search_arg(std::string_view flag, std::string_view value,
-                                            SearchArgs& args);
+// The rows of these options, parsed into `args`; a bad value throws common::UsageError, e.g.
+// "--steal adaptive: expected one, half or fixed:D (ranks keep no steal history)", or
+// weft::ConfigError for a steal policy weft rejects.
+std::vector<common::Flag> search_flags(SearchArgs& args);
 
-// Walks a command line of "FLAG VALUE" pairs, handing each to `take`, which returns "" or
-// what is wrong. Stops at -h or --help (setting `help`) and at the first error, which it
-// returns; a flag without a value is one ("--n: expected a value after it").
-std::string for_each_flag(
-    int argc, char** argv, bool& help,
-    const std::function<std::string(std::string_view flag, std::string_view value)>& take);
-
-// The usage lines for these options, for a program's --help.
-std::string search_args_usage();
-
-// Whether `text` is, all of it, a decimal number in [low, high]; if so, it is in `value`.
-bool parse_u64_in(std::string_view text, std::uint64_t low, std::uint64_t high,
-                  std::uint64_t& value);
+// Parses argv[1..argc) with `table`, as dist_program_main's parse does: returns "" or what is
+// wrong (the message of the UsageError or weft::ConfigError thrown); `help` is set at --help
+// or -h.
+std::string parse_flags(const common::FlagTable& table, int argc, char** argv, bool& help);
 
 }  // namespace dist

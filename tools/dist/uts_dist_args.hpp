@@ -20,9 +20,11 @@ struct UtsDistArgs {
   bool help = false;
 };
 
-// "" or what is wrong, e.g. "--chunk 0: expected >= 1".
+// "" or what is wrong, e.g. "--chunk 0: expected a whole number from 1 to 1048576, got "0"";
+// every flag is a row of one table (uts_dist_args.cpp), which also writes --help.
 std::string parse_uts_dist_args(int argc, char** argv, UtsDistArgs& args);
 
+// --help: the usage, what the program does, and the table's option list.
 std::string uts_dist_usage();
 
 }  // namespace dist

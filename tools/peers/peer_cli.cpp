@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "workloads/common/flags.hpp"
 #include "workloads/common/text_format.hpp"
 
 namespace peers {
@@ -16,70 +17,120 @@ using common::quote;
 constexpr std::int64_t kMaxWorkers = 4096;
 constexpr std::int64_t kMaxRepeat = 1000000;
 
+// "a, b, c": the variants a message lists.
+std::string joined(std::span<const std::string_view> variants) {
+  std::string text;
+  for (const std::string_view v : variants) text += (text.empty() ? "" : ", ") + std::string(v);
+  return text;
+}
+
+// Which flags were given, for the checks that span flags after the table's parse.
+struct Given {
+  bool workload = false;
+  bool schedule = false;
+};
+
+// The protocol's flags, parsed into `o`; --loops must name one of `variants`. The table also
+// writes --help's option list.
+common::FlagTable flag_table(PeerOptions& o, Given& given,
+                             std::span<const std::string_view> variants) {
+  return common::FlagTable({
+      {"--workload", "NAME[:SIZE]", "the workload to run, at its default size or SIZE (required)",
+       [&o, &given](std::string_view v) {
+         o.spec = kernels::parse_spec(v);
+         given.workload = true;
+       }},
+      {"--workers", "W", "worker threads, 1 to 4096 (required)",
+       [&o](std::string_view v) {
+         o.workers = static_cast<int>(kernels::parse_count(v, "--workers", 1, kMaxWorkers));
+       }},
+      {"--repeat", "R", "timed runs, a line each, 1 to 1000000 (default 1)",
+       [&o](std::string_view v) {
+         o.repeat = static_cast<int>(kernels::parse_count(v, "--repeat", 1, kMaxRepeat));
+       }},
+      {"--loops", "V",
+       "a loop workload's variant, one --list-loops prints (default: the first\nthat runs under "
+       "--schedule)",
+       [&o, variants](std::string_view v) {
+         if (std::find(variants.begin(), variants.end(), v) == variants.end()) {
+           throw kernels::SizeError("--loops " + std::string(v) +
+                                    ": unknown loop variant (known: " + joined(variants) + ")");
+         }
+         o.loops = v;
+       }},
+      {"--schedule", "S",
+       "a loop workload's schedule: default (the backend's own; the default),\nstatic, "
+       "dynamic[:K], guided[:K], factoring or auto",
+       [&o, &given](std::string_view v) {
+         o.schedule = LoopSchedule::parse(v);
+         given.schedule = true;
+       }},
+      {"--list", "", "print each workload and its default size, one a line",
+       [&o](std::string_view) { o.list = true; }},
+      {"--list-loops", "", "print the loop variants that run under --schedule, one a line",
+       [&o](std::string_view) { o.list_loops = true; }},
+  });
+}
+
+// The checks that span flags, once the table has parsed them all.
+void check_combination(PeerOptions& o, const Given& given,
+                       std::span<const std::string_view> variants, RunsUnder runs_under) {
+  if (!given.workload) throw kernels::SizeError("--workload: is required");
+  for (const auto& [set, name] :
+       {std::pair{!o.loops.empty(), "--loops"}, std::pair{given.schedule, "--schedule"}}) {
+    if (set && !kernels::is_loop_workload(o.spec.name)) {
+      throw kernels::SizeError(std::string(name) + ": applies to the loop workloads only, not " +
+                               o.spec.name);
+    }
+  }
+  if (o.workers == 0) throw kernels::SizeError("--workers: is required");
+  const auto runs = [&](std::string_view v) {
+    return runs_under == nullptr || runs_under(v, o.schedule);
+  };
+  if (!o.loops.empty() && !runs(o.loops)) {
+    std::string under;
+    for (const std::string_view v : variants)
+      if (runs(v)) under += (under.empty() ? "" : ", ") + std::string(v);
+    throw kernels::SizeError("--loops " + o.loops + ": does not run under --schedule " +
+                             o.schedule.spec() + " (these do: " + under + ")");
+  }
+  if (o.loops.empty() && !variants.empty() && kernels::is_loop_workload(o.spec.name)) {
+    const auto first = std::find_if(variants.begin(), variants.end(), runs);
+    if (first != variants.end()) o.loops = *first;
+  }
+}
+
 }  // namespace
 
 PeerOptions parse_peer_args(std::span<const std::string_view> args,
                             std::span<const std::string_view> variants, RunsUnder runs_under) {
   PeerOptions options;
-  bool have_workload = false;
-  bool have_schedule = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view flag = args[i];
-    if (flag == "--list" || flag == "--list-loops") {
-      (flag == "--list" ? options.list : options.list_loops) = true;
-      continue;
-    }
-    if (flag != "--workload" && flag != "--workers" && flag != "--repeat" && flag != "--loops" &&
-        flag != "--schedule")
-      throw kernels::SizeError(std::string(flag) + ": unknown option");
-    if (i + 1 == args.size()) throw kernels::SizeError(std::string(flag) + ": needs a value");
-    const std::string_view value = args[++i];
-    if (flag == "--workload") {
-      options.spec = kernels::parse_spec(value);
-      have_workload = true;
-    } else if (flag == "--loops") {
-      if (std::find(variants.begin(), variants.end(), value) == variants.end()) {
-        std::string known;
-        for (const std::string_view v : variants)
-          known += (known.empty() ? "" : ", ") + std::string(v);
-        throw kernels::SizeError(std::string(flag) + " " + std::string(value) +
-                                 ": unknown loop variant (known: " + known + ")");
-      }
-      options.loops = value;
-    } else if (flag == "--schedule") {
-      options.schedule = LoopSchedule::parse(value);
-      have_schedule = true;
-    } else if (flag == "--workers") {
-      options.workers = static_cast<int>(kernels::parse_count(value, flag, 1, kMaxWorkers));
-    } else {
-      options.repeat = static_cast<int>(kernels::parse_count(value, flag, 1, kMaxRepeat));
-    }
+  Given given;
+  try {
+    options.help = !flag_table(options, given, variants).parse(args);
+  } catch (const common::UsageError& e) {
+    throw kernels::SizeError(e.what());  // one exception type for every bad argument
   }
-  if (options.list || options.list_loops) return options;
-  if (!have_workload) throw kernels::SizeError("--workload: is required");
-  for (const auto& [given, name] :
-       {std::pair{!options.loops.empty(), "--loops"}, std::pair{have_schedule, "--schedule"}}) {
-    if (given && !kernels::is_loop_workload(options.spec.name)) {
-      throw kernels::SizeError(std::string(name) + ": applies to the loop workloads only, not " +
-                               options.spec.name);
-    }
-  }
-  if (options.workers == 0) throw kernels::SizeError("--workers: is required");
-  const auto runs = [&](std::string_view v) {
-    return runs_under == nullptr || runs_under(v, options.schedule);
-  };
-  if (!options.loops.empty() && !runs(options.loops)) {
-    std::string under;
-    for (const std::string_view v : variants)
-      if (runs(v)) under += (under.empty() ? "" : ", ") + std::string(v);
-    throw kernels::SizeError("--loops " + options.loops + ": does not run under --schedule " +
-                             options.schedule.spec() + " (these do: " + under + ")");
-  }
-  if (options.loops.empty() && !variants.empty() && kernels::is_loop_workload(options.spec.name)) {
-    const auto first = std::find_if(variants.begin(), variants.end(), runs);
-    if (first != variants.end()) options.loops = *first;
-  }
+  if (options.help || options.list || options.list_loops) return options;
+  check_combination(options, given, variants, runs_under);
   return options;
+}
+
+std::string peer_help(std::string_view peer) {
+  PeerOptions scratch;
+  Given given;
+  const std::string name = "weft-peer-" + std::string(peer);
+  const std::string pad(name.size(), ' ');
+  return "usage: " + name + " --workload NAME[:SIZE] --workers W [--repeat R] [--loops V]\n" +
+         "       " + pad + " [--schedule S]\n" +  //
+         "       " + name + " --list\n" +         //
+         "       " + name + " --list-loops [--schedule S]\n\n" +
+         flag_table(scratch, given, {}).options_help() +
+         "\nA peer of weft-bench compare (tools/peers/peer_cli.hpp). Each repetition builds the\n"
+         "input, times the computation alone, verifies it and prints one JSON line; a wrong\n"
+         "result prints its line with \"verified\":false and exits 1. A bad argument prints\n"
+         "\"" +
+         name + ": <argument>: <what is wrong>\" and exits 2.\n";
 }
 
 std::string outcome_line(std::string_view peer, const PeerOptions& options,

@@ -5,6 +5,7 @@
 //                    [--schedule <S>]
 //   weft-peer-<name> --list
 //   weft-peer-<name> --list-loops [--schedule <S>]
+//   weft-peer-<name> --help
 //
 // Each repetition builds the input, times the computation alone, verifies it, and prints one
 // JSON line on stdout:
@@ -13,7 +14,9 @@
 // A run whose threads can outnumber its workers (OpenMP's nested variant) adds "threads":N;
 // a run given --schedule adds "schedule":"<S>" as loop_schedule.hpp's spec() writes it.
 // A wrong result prints the line with "verified":false and "error":"<reason>", then exits 1.
-// A bad argument prints "weft-peer-<name>: <argument>: <what is wrong>" on stderr and exits 2.
+// A bad argument prints "weft-peer-<name>: <argument>: <what is wrong>" on stderr and exits 2
+// (the C++ peers parse with workloads/common/flags.hpp's table, so an unknown flag's is
+// "unknown option (see --help)" and a flag without its value's "missing value").
 // --list prints "<workload> <default size>" per line. --loops picks how the peer runs the loop
 // workloads (suite.hpp's LoopWorkloads; a loop workload only): --list-loops prints its
 // variants, one per line, in the order compare runs them as series. --schedule (a loop
@@ -38,6 +41,7 @@
 namespace peers {
 
 struct PeerOptions {
+  bool help = false;  // --help or -h: print peer_help() and nothing else
   bool list = false;
   bool list_loops = false;
   std::string loops;      // "" = the backend's default, the first variant running `schedule`
@@ -50,12 +54,16 @@ struct PeerOptions {
 // Whether a backend's loop variant runs under a schedule (its runs_under()).
 using RunsUnder = bool (*)(std::string_view variant, const LoopSchedule& schedule);
 
-// Throws kernels::SizeError "<argument>: <what is wrong>". `variants` are the backend's loop
-// variants, which --loops must name; `runs_under` (none: every variant runs every schedule)
-// says which run under --schedule. An empty --loops becomes the first variant that does.
+// Throws kernels::SizeError "<argument>: <what is wrong>" (the flag table's errors too).
+// `variants` are the backend's loop variants, which --loops must name; `runs_under` (none:
+// every variant runs every schedule) says which run under --schedule. An empty --loops
+// becomes the first variant that does. Stops at --help or -h, setting `help`.
 PeerOptions parse_peer_args(std::span<const std::string_view> args,
                             std::span<const std::string_view> variants = {},
                             RunsUnder runs_under = nullptr);
+
+// --help's text for weft-peer-<peer>: the usage, the table's option list and the protocol.
+std::string peer_help(std::string_view peer);
 
 // The protocol's line for one run.
 std::string outcome_line(std::string_view peer, const PeerOptions& options,
@@ -77,6 +85,10 @@ int peer_main(std::string_view peer, int argc, char** argv, MakePar make_par) {
     std::fprintf(stderr, "weft-peer-%.*s: %s\n", static_cast<int>(peer.size()), peer.data(),
                  e.what());
     return 2;
+  }
+  if (options.help) {
+    std::fputs(peer_help(peer).c_str(), stdout);
+    return 0;
   }
   if (options.list) {
     print_workloads();

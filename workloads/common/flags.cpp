@@ -1,6 +1,7 @@
 #include "workloads/common/flags.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -32,8 +33,11 @@ double parse_number(std::string_view argument, std::string_view text, double lo,
   // strtod needs a terminated string; from_chars for double is not in every libstdc++ we meet.
   const std::string copy(text);
   char* end = nullptr;
-  const double v = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(v) || v < lo || v > hi) {
+  // strtod would skip leading white space, which no other value here may have.
+  const bool blank_first = !copy.empty() && std::isspace(static_cast<unsigned char>(copy[0]));
+  const double v = copy.empty() || blank_first ? 0.0 : std::strtod(copy.c_str(), &end);
+  if (copy.empty() || blank_first || end != copy.c_str() + copy.size() || !std::isfinite(v) ||
+      v < lo || v > hi) {
     throw UsageError(argument, "expected a number from " + std::to_string(lo) + " to " +
                                    std::to_string(hi) + ", got \"" + copy + "\"");
   }

@@ -90,6 +90,11 @@ TEST(BenchCliArgs, UtsEverySetting) {
   EXPECT_EQ(o.tree.type, uts::TreeType::kGeometric);
   EXPECT_EQ(o.impls, (std::vector<Impl>{Impl::kSeq, Impl::kThreads, Impl::kWeft}));
   EXPECT_EQ(o.steal, (std::vector<std::string>{"one", "fixed:20", "half"}));
+  // Parsed once, in the same order: what the runs' Configs get (weft_run_config).
+  ASSERT_EQ(o.steal_policies.size(), 3u);
+  EXPECT_EQ(o.steal_policies[0].spec(), "one");
+  EXPECT_EQ(o.steal_policies[1].spec(), "fixed:20");
+  EXPECT_EQ(o.steal_policies[2].spec(), "half");
   EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2, 4}));
   EXPECT_EQ(o.chunk, 8u);
   EXPECT_EQ(o.repeat, 7);
@@ -151,7 +156,8 @@ TEST(BenchCliArgs, SeedUntilDecidedBudgetAndResamples) {
             "--resamples 1999: expected a whole number from 2000 to 10000000, got \"1999\"");
   EXPECT_EQ(error_of({"fib", "20", "--seed", "-1"}),
             "--seed -1: expected a whole number from 0 to 18446744073709551615");
-  EXPECT_EQ(error_of({"threads", "--until-decided"}), "--until-decided: unknown option");
+  EXPECT_EQ(error_of({"threads", "--until-decided"}),
+            "--until-decided: unknown option (see --help)");
   // Without --seed, one is drawn, so two sittings differ in their order.
   EXPECT_NE(parse({"fib", "20"}).seed, parse({"fib", "20"}).seed);
 }
@@ -191,9 +197,9 @@ TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {error_of({}), "subcommand: missing (expected uts, fib, compare or threads; see --help)"},
       {error_of({"bench"}), "bench: unknown subcommand (expected uts, fib, compare or threads)"},
-      {error_of({"uts", "--bogus", "1"}), "--bogus: unknown option"},
-      {error_of({"fib", "30", "--tree", "T3"}), "--tree: unknown option"},
-      {error_of({"uts", "-z", "1"}), "-z: unknown option"},
+      {error_of({"uts", "--bogus", "1"}), "--bogus: unknown option (see --help)"},
+      {error_of({"fib", "30", "--tree", "T3"}), "--tree: unknown option (see --help)"},
+      {error_of({"uts", "-z", "1"}), "-z: unknown option (see --help)"},
       {error_of({"uts", "--repeat"}), "--repeat: missing value"},
       {error_of({"uts", "--tree", "T9"}),
        "--tree T9: unknown tree preset (known: T1, T2, T3, T4, T5, T1L, T2L, T3L, A, B)"},
@@ -235,9 +241,9 @@ TEST(BenchCliArgs, ErrorsNameTheArgumentOnOneLine) {
       {error_of({"fib"}), "fib: missing N (e.g. fib 35)"},
       {error_of({"fib", "x"}), "fib N: expected a whole number from 1 to 50, got \"x\""},
       // compare's loop settings only
-      {error_of({"uts", "--loops", "pcb"}), "--loops: unknown option"},
-      {error_of({"fib", "30", "--frames", "pool"}), "--frames: unknown option"},
-      {error_of({"uts", "--adaptive", "0"}), "--adaptive: unknown option"},
+      {error_of({"uts", "--loops", "pcb"}), "--loops: unknown option (see --help)"},
+      {error_of({"fib", "30", "--frames", "pool"}), "--frames: unknown option (see --help)"},
+      {error_of({"uts", "--adaptive", "0"}), "--adaptive: unknown option (see --help)"},
   };
   for (const auto& [got, want] : cases) {
     EXPECT_EQ(got, want);
@@ -268,8 +274,8 @@ TEST(BenchCliArgs, Mechanism) {
 // --adaptive) over the environment's, and the environment's (here the defaults) without.
 TEST(BenchCliArgs, WeftRunConfigTakesTheLoopSettings) {
   const Options o = parse({"fib", "20"});
-  const weft::Config plain =
-      bench_cli::weft_run_config(o, weft::StealMechanism::kRequest, "half", 3);
+  const weft::Config plain = bench_cli::weft_run_config(o, weft::StealMechanism::kRequest,
+                                                        weft::StealPolicy::parse("half"), 3);
   EXPECT_EQ(plain.mechanism, weft::StealMechanism::kRequest);
   EXPECT_EQ(plain.steal.spec(), "half");
   EXPECT_EQ(plain.workers, 3u);
@@ -279,8 +285,8 @@ TEST(BenchCliArgs, WeftRunConfigTakesTheLoopSettings) {
   EXPECT_EQ(plain.adaptive_fork, env.adaptive_fork);
   const bench_cli::LoopSettings settings{weft::LoopScheme::kSplit, weft::LoopFrames::kPool,
                                          weft::AdaptiveFork::kLazy};
-  const weft::Config c =
-      bench_cli::weft_run_config(o, weft::StealMechanism::kConcurrent, "one", 2, &settings);
+  const weft::Config c = bench_cli::weft_run_config(o, weft::StealMechanism::kConcurrent,
+                                                    weft::StealPolicy::parse("one"), 2, &settings);
   EXPECT_EQ(c.loops, weft::LoopScheme::kSplit);
   EXPECT_EQ(c.loop_frames, weft::LoopFrames::kPool);
   EXPECT_EQ(c.adaptive_fork, weft::AdaptiveFork::kLazy);

@@ -77,7 +77,7 @@ TEST(BenchThreadsArgs, SeedAndResamples) {
   EXPECT_EQ(o.threads.resamples, 3000);
   EXPECT_EQ(error_of({"threads", "--resamples", "1999"}),
             "--resamples 1999: expected a whole number from 2000 to 10000000, got \"1999\"");
-  EXPECT_EQ(error_of({"threads", "--budget", "60"}), "--budget: unknown option");
+  EXPECT_EQ(error_of({"threads", "--budget", "60"}), "--budget: unknown option (see --help)");
   EXPECT_NE(bench_cli::usage().find("[--json FILE|-] [--seed N] [--resamples 10000]"),
             std::string::npos);
 }
@@ -99,9 +99,9 @@ TEST(BenchThreadsArgs, ErrorsNameTheArgument) {
             "--stack 16KB: expected a size from 4K to 1G (bytes, or with a K, M or G suffix), got "
             "\"16KB\"");
   EXPECT_EQ(error_of({"threads", "--sched", "df,bfs"}).substr(0, 14), "--sched bfs: -");
-  EXPECT_EQ(error_of({"threads", "--steal", "one"}), "--steal: unknown option");
-  EXPECT_EQ(error_of({"threads", "--profile"}), "--profile: unknown option");
-  EXPECT_EQ(error_of({"fib", "20", "--sched", "df"}), "--sched: unknown option");
+  EXPECT_EQ(error_of({"threads", "--steal", "one"}), "--steal: unknown option (see --help)");
+  EXPECT_EQ(error_of({"threads", "--profile"}), "--profile: unknown option (see --help)");
+  EXPECT_EQ(error_of({"fib", "20", "--sched", "df"}), "--sched: unknown option (see --help)");
   EXPECT_EQ(error_of({"threads", "--depth", "21"}),
             "--depth 21: expected a whole number from 0 to 20, got \"21\"");
 }

@@ -73,8 +73,8 @@ TEST(BenchCompareArgs, ErrorsNameTheArgument) {
             std::string::npos);
   EXPECT_NE(error_of({"compare", "--workloads", "fib:x"}).find("fib:x"), std::string::npos);
   EXPECT_EQ(error_of({"compare", "--peers", "cilk"}).rfind("--peers cilk: unknown peer", 0), 0u);
-  EXPECT_EQ(error_of({"compare", "--trace", "t.json"}), "--trace: unknown option");
-  EXPECT_EQ(error_of({"uts", "--workloads", "fib"}), "--workloads: unknown option");
+  EXPECT_EQ(error_of({"compare", "--trace", "t.json"}), "--trace: unknown option (see --help)");
+  EXPECT_EQ(error_of({"uts", "--workloads", "fib"}), "--workloads: unknown option (see --help)");
   EXPECT_EQ(error_of({"compare", "--peer-dir", ""}), "--peer-dir: empty directory name");
   const std::string mechanism = error_of({"compare", "--mechanism", "request,steal"});
   EXPECT_EQ(mechanism.rfind("--mechanism steal: ", 0), 0u) << mechanism;
@@ -95,7 +95,7 @@ TEST(BenchCompareArgs, LoopSchedulesAndPeerVariants) {
   EXPECT_EQ(
       error_of({"compare", "--peers", "cilk/nested"}).rfind("--peers cilk/nested: unknown peer", 0),
       0u);
-  EXPECT_EQ(error_of({"uts", "--schedule", "static"}), "--schedule: unknown option");
+  EXPECT_EQ(error_of({"uts", "--schedule", "static"}), "--schedule: unknown option (see --help)");
   EXPECT_NE(error_of({"compare", "--workloads", "matmul-loops:300:ikk"}).find("permutation of ijk"),
             std::string::npos);
 }
@@ -138,7 +138,7 @@ TEST(BenchCompareArgs, LoopSettings) {
             "--adaptive on: --adaptive=\"on\": unknown adaptive fork mode (allowed: 0, 1, lazy)");
   EXPECT_EQ(error_of({"compare", "--loops", "pcb,"}), "--loops: empty item in list \"pcb,\"");
   EXPECT_EQ(error_of({"compare", "--frames"}), "--frames: missing value");
-  EXPECT_EQ(error_of({"uts", "--loops", "pcb"}), "--loops: unknown option");
+  EXPECT_EQ(error_of({"uts", "--loops", "pcb"}), "--loops: unknown option (see --help)");
   const std::string help = bench_cli::usage();
   EXPECT_NE(help.find("[--loops pcb,dlist,split]"), std::string::npos) << help;
   EXPECT_NE(help.find("[--frames stack,pool] [--adaptive 0,1,lazy]"), std::string::npos) << help;
@@ -223,8 +223,11 @@ TEST(BenchComparePeerProtocol, ArgumentsAndLine) {
   EXPECT_EQ(error_of_peer({"--workload", "fib"}), "--workers: is required");
   EXPECT_EQ(error_of_peer({"--workload", "fib", "--workers", "0"}),
             "--workers: '0' is out of range [1, 4096]");
-  EXPECT_EQ(error_of_peer({"--bogus"}), "--bogus: unknown option");
-  EXPECT_EQ(error_of_peer({"--workload"}), "--workload: needs a value");
+  EXPECT_EQ(error_of_peer({"--bogus"}), "--bogus: unknown option (see --help)");
+  EXPECT_EQ(error_of_peer({"--workload"}), "--workload: missing value");
+  EXPECT_EQ(error_of_peer({"fib"}), "fib: unexpected argument");
+  EXPECT_TRUE(peers::parse_peer_args(std::vector<std::string_view>{"--help"}).help);
+  EXPECT_NE(peers::peer_help("x").find("  --workers W "), std::string::npos);
 
   const std::vector<std::string_view> variants{"outer", "nested"};
   const std::vector<std::string_view> loop_args{"--workload", "gauss-jordan:20", "--workers",
@@ -467,28 +470,35 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
       if (run.label() == "gomp/nested dynamic:1 w=2") {
         EXPECT_GE(run.threads, 2u);
       }
-    // One variant picked by name; without --schedule the peer runs its own default, so
-    // labelled; a variant the peer lacks is an error, not a silent skip.
-    Options one =
-        parse({"compare", "--workloads", "empty-loop:100", "--workers", "2", "--steal", "one",
-               "--peers", "gomp/outer", "--repeat", "1", "--peer-dir", WEFT_TEST_PEER_DIR});
-    const auto picked = bench_cli::run_compare(one);
-    ASSERT_EQ(picked.workloads[0].runs.size(), 3u);
-    EXPECT_EQ(picked.workloads[0].runs[2].label(), "gomp/outer default w=2");
-    EXPECT_EQ(picked.workloads[0].runs[2].result, picked.workloads[0].runs[0].result);
-    EXPECT_NE(bench_cli::compare_json(picked).find("\"schedule\":\"default\",\"variant\":"
-                                                   "\"outer\""),
-              std::string::npos);
-    one.peers = {"gomp/bogus"};
-    try {
-      (void)bench_cli::run_compare(one);
-      ADD_FAILURE() << "gomp/bogus ran";
-    } catch (const bench_cli::PeerError& e) {
-      EXPECT_NE(std::string(e.what()).find("gomp has no loop variant 'bogus' (known: taskloop, "
-                                           "outer, nested)"),
-                std::string::npos)
-          << e.what();
-    }
+  }
+}
+
+// One variant picked by name; without --schedule the peer runs its own default, so
+// labelled; a variant the peer lacks is an error, not a silent skip.
+TEST(BenchCompareRun, LoopWorkloadRunsTheVariantPicked) {
+  const std::vector<std::string> built = built_peers();
+  if (std::find(built.begin(), built.end(), "gomp") == built.end()) {
+    GTEST_SKIP() << "gomp not built";
+  }
+  Options one =
+      parse({"compare", "--workloads", "empty-loop:100", "--workers", "2", "--steal", "one",
+             "--peers", "gomp/outer", "--repeat", "1", "--peer-dir", WEFT_TEST_PEER_DIR});
+  const auto picked = bench_cli::run_compare(one);
+  ASSERT_EQ(picked.workloads[0].runs.size(), 3u);
+  EXPECT_EQ(picked.workloads[0].runs[2].label(), "gomp/outer default w=2");
+  EXPECT_EQ(picked.workloads[0].runs[2].result, picked.workloads[0].runs[0].result);
+  EXPECT_NE(bench_cli::compare_json(picked).find("\"schedule\":\"default\",\"variant\":"
+                                                 "\"outer\""),
+            std::string::npos);
+  one.peers = {"gomp/bogus"};
+  try {
+    (void)bench_cli::run_compare(one);
+    ADD_FAILURE() << "gomp/bogus ran";
+  } catch (const bench_cli::PeerError& e) {
+    EXPECT_NE(std::string(e.what()).find("gomp has no loop variant 'bogus' (known: taskloop, "
+                                         "outer, nested)"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -690,9 +700,27 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
             std::string::npos)
       << json;
 
-  // The frame home and adaptive fork are named by their values, the latter prefixed.
+  // One value per setting: nothing to pair, and no table lines.
+  w.runs.resize(3);
+  EXPECT_TRUE(bench_cli::weft_pairs(w).empty());
+  result.workloads = {w};
+  EXPECT_EQ(bench_cli::compare_table(result).find("weft settings"), std::string::npos);
+  EXPECT_NE(bench_cli::compare_json(result).find("\"weft_pairs\":[]"), std::string::npos);
+}
+
+// The frame home and adaptive fork are named by their values, the latter prefixed. Built by
+// hand, as above.
+TEST(BenchCompareRun, WeftPairsNameFrameHomesAndAdaptiveForksByTheirValues) {
+  using weft::AdaptiveFork;
+  using weft::LoopFrames;
+  using weft::LoopScheme;
+  using weft::StealMechanism;
   bench_cli::CompareWorkload f{kernels::parse_spec("gauss-jordan:20"), {}, true, 400, {}, 2};
-  f.runs.push_back(w.runs.front());
+  f.runs.push_back(loop_run(StealMechanism::kConcurrent,
+                            {LoopScheme::kPcb, LoopFrames::kStack, AdaptiveFork::kOff}, 1,
+                            {0.5, 0.5, 0.5}));
+  f.runs.front().impl = "serial";
+  f.runs.front().loop_settings.reset();
   for (const LoopFrames frames : {LoopFrames::kPool, LoopFrames::kStack})
     for (const AdaptiveFork adaptive : {AdaptiveFork::kLazy, AdaptiveFork::kOn})
       f.runs.push_back(loop_run(StealMechanism::kConcurrent, {LoopScheme::kSplit, frames, adaptive},
@@ -705,13 +733,6 @@ TEST(BenchCompareRun, WeftPairsPairRepetitionsOfSeriesDifferingInOneSetting) {
                                       "pool/stack concurrent/one dynamic:1 split/adapt=1 w=2",
                                       "adapt=lazy/1 concurrent/one dynamic:1 split/pool w=2",
                                       "adapt=lazy/1 concurrent/one dynamic:1 split/stack w=2"}));
-
-  // One value per setting: nothing to pair, and no table lines.
-  w.runs.resize(3);
-  EXPECT_TRUE(bench_cli::weft_pairs(w).empty());
-  result.workloads = {w};
-  EXPECT_EQ(bench_cli::compare_table(result).find("weft settings"), std::string::npos);
-  EXPECT_NE(bench_cli::compare_json(result).find("\"weft_pairs\":[]"), std::string::npos);
 }
 
 // A fork-join workload's weft series pair by mechanism and by policy where --mechanism or

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -222,6 +223,42 @@ TEST(ModelArgs, BadInputsAreRefusedNamingTheFlag) {
   EXPECT_EQ(args.workers, std::vector<unsigned>{64});
   EXPECT_EQ(args.json_path, "-");
   EXPECT_EQ(args.policy.spec(), "half");
+}
+
+TEST(ModelArgs, TheTableWordsFlagErrorsAndHelpStopsTheParse) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad{
+      {{"--mode", "bag", "--tasks"}, "--tasks: missing value"},
+      // A value never starts with "--": the flag before it lacks its value.
+      {{"--mode", "bag", "--tasks", "--workers", "4"}, "--tasks: missing value"},
+      {{"--mode", "--tasks", "4"}, "--mode: missing value"},
+      {{"--mode", "generator", "--foo", "3"}, "--foo: unknown option (see --help)"},
+      {{"--mode", "bag", "stray"}, "stray: unexpected argument"},
+      {{"--mode", "generator", "--latency", "3"},
+       "'--latency' is not an option of --mode generator"},
+      {{"--mode", "bag", "--tasks", "1"},
+       "--tasks 1: expected a whole number from 2 to 100000000, got \"1\""},
+      {{"--mode", "mitzenmacher", "--workers", "1"},
+       "--workers 1: expected a whole number from 2 to 4096, got \"1\""},
+      {{"--mode", "generator", "--workers", "8,16"}, "--workers: this mode takes one count"},
+      {{"--mode", "mitzenmacher", "--lambda", "1"},
+       "--lambda: '1' is not a rate in (0, 1) (the model is stable only below 1)"},
+      {{"--mode", "mitzenmacher", "--time", "0"}, "--time: '0' is not a time in (0, 100000]"},
+  };
+  for (const auto& [words, error] : bad) {
+    sim::ModelArgs args;
+    EXPECT_EQ(parse(words, args), error) << testing::PrintToString(words);
+  }
+  for (const char* help : {"--help", "-h"}) {
+    sim::ModelArgs args;
+    EXPECT_EQ(parse({"--tasks", "0", help, "--bad"}, args), "") << help;
+    EXPECT_TRUE(args.help) << help;
+  }
+  const std::string usage = sim::model_usage();
+  for (const char* flag :
+       {"--mode MODE", "--tasks W,...", "--workers M,...", "--latency L,...", "--steal POLICY",
+        "--lambda RATE", "--threshold T", "--time T", "--seed N", "--json FILE|-"}) {
+    EXPECT_NE(usage.find(std::string("\n  ") + flag), std::string::npos) << flag;
+  }
 }
 
 TEST(ModelConfigs, OutOfRangeAreRefused) {

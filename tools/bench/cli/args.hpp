@@ -1,29 +1,26 @@
-// weft-bench's command line: the subcommands, their options and a strict parser. Every bad
-// argument becomes one UsageError whose message is "<argument>: <what is wrong>", so that
-// main prints exactly one line and the tests can check each message.
+// weft-bench's command line: the subcommands, their options and a strict parser, a table of
+// flags per subcommand (workloads/common/flags.hpp). Every bad argument becomes one
+// UsageError whose message is "<argument>: <what is wrong>", so that main prints exactly one
+// line and the tests can check each message.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 #include <weft/config.hpp>
 
 #include "tools/bench/threads/threads_bench.hpp"
+#include "workloads/common/flags.hpp"
 #include "workloads/uts/presets.hpp"
 #include "workloads/uts/tree.hpp"
 #include "workloads/uts/uts_weft.hpp"
 
 namespace bench_cli {
 
-class UsageError : public std::runtime_error {
- public:
-  UsageError(std::string_view argument, std::string_view what)
-      : std::runtime_error(std::string(argument) + ": " + std::string(what)) {}
-};
+using UsageError = common::UsageError;
 
 enum class Command { kHelp, kUts, kFib, kCompare, kThreads };
 enum class Impl { kSeq, kWeft, kThreads };
@@ -71,9 +68,12 @@ struct Options {
   Command command = Command::kHelp;
   // Shared by all subcommands. Every weft run is one (mechanism, steal policy, workers).
   std::vector<weft::StealMechanism> mechanisms{weft::StealMechanism::kConcurrent};
-  // Each accepted by weft::StealPolicy::parse. uts and fib default to the runtime's own
-  // policy (WEFT_STEAL, else adaptive), compare to "one,half".
+  // The steal policies, each parsed once: `steal` as typed (the labels and the JSON show the
+  // spelling given, so fixed:02 stays fixed:02) and `steal_policies` what it means, in the
+  // same order. uts, fib and compare default to the runtime's own policy (WEFT_STEAL, else
+  // adaptive).
   std::vector<std::string> steal{"one"};
+  std::vector<weft::StealPolicy> steal_policies{weft::StealPolicy::one()};
   std::vector<unsigned> workers{1, 2};
   int repeat = 5;
   std::string json;      // "" = no JSON file
@@ -139,7 +139,7 @@ Options parse_args(std::span<const std::string_view> args);
 // --adaptive) WEFT_LOOPS, WEFT_LOOP_FRAMES and WEFT_ADAPTIVE_FORK, and --profile turns the
 // profile on.
 weft::Config weft_run_config(const Options& o, weft::StealMechanism mechanism,
-                             const std::string& steal, unsigned workers,
+                             const weft::StealPolicy& steal, unsigned workers,
                              const LoopSettings* loops = nullptr);
 
 // The --help text.

@@ -161,12 +161,13 @@ CompareWorkload plan(const Options& o, const kernels::Spec& spec, const std::str
   w.runs.push_back(make_run("serial", "", 1, ""));
   const std::vector<std::optional<LoopSettings>> settings = weft_loop_settings(o, w.loops);
   for (const weft::StealMechanism mechanism : o.mechanisms) {
-    for (const std::string& steal : o.steal) {
+    for (std::size_t s = 0; s < o.steal.size(); ++s) {
+      const std::string& steal = o.steal[s];
       for (const std::string& schedule : weft_schedules(o, w.loops)) {
         for (const std::optional<LoopSettings>& loops : settings) {
           for (unsigned workers : o.workers) {
-            weft::Config c =
-                weft_run_config(o, mechanism, steal, workers, loops ? &*loops : nullptr);
+            weft::Config c = weft_run_config(o, mechanism, o.steal_policies[s], workers,
+                                             loops ? &*loops : nullptr);
             if (!schedule.empty()) c.schedule = weft::Schedule::parse(schedule);
             w.runs.push_back(make_run("weft", steal, workers, "", mechanism));
             w.runs.back().schedule = schedule;

@@ -37,9 +37,10 @@ struct WeftSetup {
 std::vector<WeftSetup> make_runtimes(const Options& o, std::vector<Record>& records) {
   std::vector<WeftSetup> setups;
   for (const weft::StealMechanism mechanism : o.mechanisms) {
-    for (const auto& steal : o.steal) {
+    for (std::size_t s = 0; s < o.steal.size(); ++s) {
+      const std::string& steal = o.steal[s];
       for (unsigned w : o.workers) {
-        weft::Config c = weft_run_config(o, mechanism, steal, w);
+        weft::Config c = weft_run_config(o, mechanism, o.steal_policies[s], w);
         if (!o.trace.empty()) c.trace_events = kTraceEventsPerWorker;
         Record r;
         r.impl = Impl::kWeft;

@@ -53,10 +53,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "regions.hpp"
+#include "workloads/common/flags.hpp"
 #include "workloads/common/text_format.hpp"
 
 extern char** environ;
@@ -65,45 +67,106 @@ namespace {
 
 using bench_instructions::Region;
 
-constexpr const char* kUsage =
-    "usage: weft-instructions [--count-instructions] [--json FILE] [--jobs N]\n"
-    "       weft-instructions --region NAME --size N [--mechanism request|concurrent]";
+// The flags, parsed into Options; the checks that span them run after the table's parse.
+struct Options {
+  // The plain run's.
+  std::string json_path;
+  unsigned jobs = 1;
+  bool plain_flags = false;  // --count-instructions, --json or --jobs given
+  // One region's (internal: how the plain run runs each region under valgrind).
+  std::string region;
+  long size = -1;  // -1: not given
+  std::string mechanism = "request";
+  bool mechanism_given = false;
+  bool help = false;
+};
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr, "weft-instructions: %s (see --help)\n", message.c_str());
-  std::exit(2);
+using common::UsageError;
+
+// "--jobs 0": how an error names the flag and the value it was given.
+std::string argument(std::string_view flag, std::string_view value) {
+  return std::string(flag) + " " + std::string(value);
 }
 
-void print_help() {
-  std::printf(
+common::FlagTable flag_table(Options& o) {
+  return common::FlagTable({
+      {"--count-instructions", "", "the plain run (what weft-bench --count-instructions execs)",
+       [&o](std::string_view) { o.plain_flags = true; }},
+      {"--json", "FILE", "also write the figures as JSON",
+       [&o](std::string_view v) {
+         if (v.empty()) throw UsageError("--json", "needs a file name");
+         o.json_path = v;
+         o.plain_flags = true;
+       }},
+      {"--jobs", "N", "run N valgrinds at a time, 1 to 64 (default 1; the counts do not\nchange)",
+       [&o](std::string_view v) {
+         o.jobs = static_cast<unsigned>(common::parse_integer(argument("--jobs", v), v, 1, 64));
+         o.plain_flags = true;
+       }},
+      {"--region", "NAME", "(internal) run one region, as valgrind runs it: one of those below",
+       [&o](std::string_view v) {
+         o.region = v;
+         if (bench_instructions::find_region(o.region) == nullptr) {
+           throw UsageError(argument("--region", v), "no such region");
+         }
+       }},
+      {"--size", "N", "(internal) fib(N), N chunks or N yields per thread",
+       [&o](std::string_view v) {
+         o.size = static_cast<long>(common::parse_integer(argument("--size", v), v, 1, 10'000'000));
+       }},
+      {"--mechanism", "M", "(internal) the steal mechanism: request (default) or concurrent",
+       [&o](std::string_view v) {
+         if (v != "request" && v != "concurrent") {
+           throw UsageError(argument("--mechanism", v), "expected request or concurrent");
+         }
+         o.mechanism = v;
+         o.mechanism_given = true;
+       }},
+  });
+}
+
+std::string help_text() {
+  Options scratch;
+  std::string text =
       "weft-instructions: the instructions each weft operation costs, counted with valgrind\n"
       "--tool=callgrind on 1 worker: per spawn+join of each fork-join form, per chunk of a\n"
       "parallel loop, per yield of a user-level thread, per spawn+join of the C interface.\n"
-      "\n%s\n\n"
-      "  --count-instructions  the plain run (what weft-bench --count-instructions execs)\n"
-      "  --json FILE           also write the figures as JSON\n"
-      "  --jobs N              run N valgrinds at a time (default 1; the counts do not change)\n"
-      "  --region NAME         (internal) run one region, as valgrind runs it: one of\n",
-      kUsage);
-  for (const Region& r : bench_instructions::regions())
-    std::printf("                          %-14s %s\n", r.name, r.what);
-  std::printf(
-      "  --size N              (internal) fib(N), N chunks or N yields per thread\n"
-      "  --mechanism M         (internal) the steal mechanism: request (default) or concurrent\n"
-      "\nEach figure is (count(b) - count(a)) / (operations(b) - operations(a)) for two sizes a\n"
-      "and b, so fixed costs cancel; \"over serial\" takes the serial baseline's difference off\n"
-      "as well. valgrind must be on PATH.\n");
+      "\n"
+      "usage: weft-instructions [--count-instructions] [--json FILE] [--jobs N]\n"
+      "       weft-instructions --region NAME --size N [--mechanism request|concurrent]\n"
+      "\n" +
+      flag_table(scratch).options_help() + "\nThe regions (--region NAME):\n";
+  for (const Region& r : bench_instructions::regions()) {
+    text += common::format("  %-14s %s\n", r.name, r.what);
+  }
+  return text +
+         "\nEach figure is (count(b) - count(a)) / (operations(b) - operations(a)) for two sizes "
+         "a\n"
+         "and b, so fixed costs cancel; \"over serial\" takes the serial baseline's difference "
+         "off\n"
+         "as well. valgrind must be on PATH.\n";
 }
 
-long parse_long(const std::string& flag, const std::string& value, long lo, long hi) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || v < lo || v > hi) {
-    usage_error(flag + " \"" + value + "\": expected a whole number from " + std::to_string(lo) +
-                " to " + std::to_string(hi));
+// The flags, with the checks that span them; throws UsageError.
+Options parse(const std::vector<std::string_view>& args) {
+  Options o;
+  o.help = !flag_table(o).parse(args);
+  if (o.help) return o;
+  const bool region_flags = !o.region.empty() || o.size >= 0 || o.mechanism_given;
+  if (!region_flags) return o;
+  if (o.plain_flags) {
+    throw UsageError("--region",
+                     "runs one region; --json, --jobs and --count-instructions "
+                     "do not apply");
   }
-  return v;
+  if (o.region.empty()) throw UsageError(o.size >= 0 ? "--size" : "--mechanism", "needs --region");
+  if (o.size < 0) throw UsageError("--region", "needs --size");
+  const long most = bench_instructions::max_size(*bench_instructions::find_region(o.region));
+  if (o.size > most) {
+    throw UsageError("--size " + std::to_string(o.size),
+                     "region " + o.region + " takes 1 to " + std::to_string(most));
+  }
+  return o;
 }
 
 // ---- The table's rows ---------------------------------------------------------------------
@@ -467,62 +530,23 @@ int count_instructions(const std::string& json_path, unsigned jobs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path, region_name, mechanism = "request";
-  long size = -1;
-  long jobs = 1;
-  bool plain_flags = false, mechanism_given = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      print_help();
-      return 0;
-    }
-    if (flag == "--count-instructions") {
-      plain_flags = true;
-      continue;
-    }
-    if (flag != "--json" && flag != "--jobs" && flag != "--region" && flag != "--size" &&
-        flag != "--mechanism") {
-      usage_error("unknown argument \"" + flag + "\"");
-    }
-    if (i + 1 >= argc) usage_error(flag + " needs a value");
-    const std::string value = argv[++i];
-    if (flag == "--json") {
-      if (value.empty()) usage_error("--json needs a file name");
-      json_path = value;
-      plain_flags = true;
-    } else if (flag == "--jobs") {
-      jobs = parse_long(flag, value, 1, 64);
-      plain_flags = true;
-    } else if (flag == "--region") {
-      if (bench_instructions::find_region(value) == nullptr)
-        usage_error("--region \"" + value + "\": no such region");
-      region_name = value;
-    } else if (flag == "--size") {
-      size = parse_long(flag, value, 1, 10'000'000);
-    } else {
-      if (value != "request" && value != "concurrent")
-        usage_error("--mechanism \"" + value + "\": expected request or concurrent");
-      mechanism = value;
-      mechanism_given = true;
-    }
+  Options o;
+  try {
+    o = parse(std::vector<std::string_view>(argv + 1, argv + argc));
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "weft-instructions: %s\n", e.what());
+    return 2;
   }
-  const bool region_flags = !region_name.empty() || size >= 0 || mechanism_given;
-  if (region_flags) {
-    if (plain_flags)
-      usage_error("--region runs one region; --json, --jobs and --count-instructions do not apply");
-    if (region_name.empty() || size < 0) usage_error("--region and --size go together");
-    const Region& region = *bench_instructions::find_region(region_name);
-    if (size > bench_instructions::max_size(region)) {
-      usage_error("--size " + std::to_string(size) + ": region " + region_name + " takes 1 to " +
-                  std::to_string(bench_instructions::max_size(region)));
-    }
-    try {
-      return bench_instructions::run_region(region, size, mechanism);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "weft-instructions: %s\n", e.what());
-      return 1;
-    }
+  if (o.help) {
+    std::fputs(help_text().c_str(), stdout);
+    return 0;
   }
-  return count_instructions(json_path, static_cast<unsigned>(jobs));
+  if (o.region.empty()) return count_instructions(o.json_path, o.jobs);
+  try {
+    return bench_instructions::run_region(*bench_instructions::find_region(o.region), o.size,
+                                          o.mechanism);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft-instructions: %s\n", e.what());
+    return 1;
+  }
 }

@@ -1,7 +1,6 @@
 #include "tools/sim/cli/cli_args.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <span>
 #include <string_view>
 
@@ -10,52 +9,47 @@
 
 namespace sim {
 
-bool parse_u64(std::string_view text, std::uint64_t& value) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc{} && end == text.data() + text.size() && !text.empty();
-}
-
-std::vector<std::string_view> split(std::string_view list) {
-  std::vector<std::string_view> items;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = list.find(',', start);
-    items.push_back(list.substr(start, comma - start));
-    if (comma == std::string_view::npos) return items;
-    start = comma + 1;
-  }
-}
+using common::UsageError;
 
 namespace {
 
 constexpr int kMaxFib = 50;
 constexpr unsigned kMaxWorkers = 4096;
+constexpr int kMaxCalibrateRepeat = 1000;
+
+std::string with_value(std::string_view flag, std::string_view value) {
+  std::string argument(flag);
+  argument.append(1, ' ').append(value);
+  return argument;
+}
+
 // "T3", "T3 -r 7" (a preset with flags over it) or "-t 0 -b 2000 -q 0.124875 -m 8 -r 42"
 // (the reference's flags over its defaults).
-std::string parse_uts(std::string_view text, Workload& w) {
+void parse_uts(std::string_view text, Workload& w) {
   std::vector<std::string_view> words;
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t end = std::min(text.find(' ', i), text.size());
     if (end > i) words.push_back(text.substr(i, end - i));
     i = end + 1;
   }
-  if (words.empty()) return "--workload uts: needs a preset or the reference's tree flags";
-  const uts::Preset* preset = nullptr;
+  if (words.empty())
+    throw UsageError("--workload uts", "needs a preset or the reference's tree flags");
   std::span<const std::string_view> flags(words);
   if (!words.front().starts_with('-')) {
-    preset = uts::find_preset(words.front());
+    const uts::Preset* preset = uts::find_preset(words.front());
     if (preset == nullptr) {
       std::string names;
       for (const uts::Preset& p : uts::presets())
         names += (names.empty() ? "" : ", ") + std::string(p.name);
-      return "--workload uts:NAME: no preset '" + std::string(words.front()) + "' (" + names +
-             "), and not tree flags such as \"-t 0 -b 2000 -q 0.124875 -m 8 -r 42\"";
+      throw UsageError("--workload uts:NAME",
+                       "no preset '" + std::string(words.front()) + "' (" + names +
+                           "), and not tree flags such as \"-t 0 -b 2000 -q 0.124875 -m 8 -r 42\"");
     }
     w.uts_params = preset->params;
     flags = flags.subspan(1);
   }
   if (std::string e = uts::parse_tree_args(flags, w.uts_params); !e.empty()) {
-    return "--workload uts: " + e;
+    throw UsageError("--workload uts", e);
   }
   // A published size applies to any spelling of a preset's tree.
   const std::string args = uts::to_args(w.uts_params);
@@ -63,64 +57,137 @@ std::string parse_uts(std::string_view text, Workload& w) {
   for (const uts::Preset& p : uts::presets()) {
     if (uts::to_args(p.params) == args) w.uts_nodes = p.nodes;
   }
-  return "";
+}
+
+// run's flags, parsed into `a`.
+common::FlagTable run_flags(SimArgs& a) {
+  return common::FlagTable({
+      {"--workload", "SPEC",
+       "fib:N (N up to 50), uts:PRESET, uts:\"FLAGS\" or dag:FILE\n"
+       "(default fib:30)",
+       [&a](std::string_view v) { parse_workload(v, a.workload); }},
+      {"--workers", "P,...", "simulated worker counts, each from 1 to 4096 (default 1,2)",
+       [&a](std::string_view v) {
+         a.workers.clear();
+         for (std::uint64_t p : parse_counts("--workers", v, 1, kMaxWorkers)) {
+           a.workers.push_back(static_cast<unsigned>(p));
+         }
+       }},
+      {"--steal", "POLICY,...", "steal policies, listed below (default one)",
+       [&a](std::string_view v) {
+         a.policies.clear();
+         for (std::string_view item : common::split_list("--steal", v)) {
+           a.policies.push_back(weft::StealPolicy::parse(item, "--steal"));
+         }
+       }},
+      {"--mechanism", "M,...", "steal mechanisms: concurrent, request (default concurrent)",
+       [&a](std::string_view v) {
+         a.mechanisms.clear();
+         for (std::string_view item : common::split_list("--mechanism", v)) {
+           a.mechanisms.push_back(weft::parse_mechanism(item, "--mechanism"));
+         }
+       }},
+      barrier_flag(a.barrier),
+      seed_flag(a.seed),
+      costs_flag(a.costs_path),
+      scale_cost_flag(a.scale_costs),
+      json_flag(a.json_path,
+                "the runs as JSON; - for stdout, the table then on stderr\n"
+                "(default: none)"),
+  });
+}
+
+// calibrate's flags, parsed into `a`.
+common::FlagTable calibrate_flags(SimArgs& a) {
+  return common::FlagTable({
+      json_flag(a.json_path, "the costs file to write; - for stdout (the default)"),
+      repeat_flag(a.repeat, kMaxCalibrateRepeat, "repetitions of each microbenchmark (default 5)"),
+  });
 }
 
 }  // namespace
 
-std::string parse_workload(std::string_view spec, Workload& w) {
+void parse_workload(std::string_view spec, Workload& w) {
   w.spec = std::string(spec);
   if (spec.starts_with("fib:")) {
-    std::uint64_t n = 0;
-    if (!parse_u64(spec.substr(4), n) || n > kMaxFib) {
-      return "--workload fib:N needs N in [0, " + std::to_string(kMaxFib) + "], not '" +
-             std::string(spec.substr(4)) + "'";
-    }
+    w.fib_n = static_cast<int>(
+        common::parse_integer(with_value("--workload", spec), spec.substr(4), 0, kMaxFib));
     w.kind = Workload::Kind::kFib;
-    w.fib_n = static_cast<int>(n);
-    return "";
+    return;
   }
   if (spec.starts_with("uts:")) {
-    if (std::string e = parse_uts(spec.substr(4), w); !e.empty()) return e;
+    parse_uts(spec.substr(4), w);
     w.kind = Workload::Kind::kUts;
-    return "";
+    return;
   }
   if (spec.starts_with("dag:")) {
-    if (spec.size() == 4) return "--workload dag:FILE needs a file";
+    if (spec.size() == 4) throw UsageError("--workload dag:FILE", "needs a file");
     w.kind = Workload::Kind::kDag;
     w.dag_path = std::string(spec.substr(4));
-    return "";
+    return;
   }
-  return "--workload '" + std::string(spec) +
-         "' is not fib:N, uts:PRESET, uts:\"FLAGS\" or dag:FILE";
+  throw UsageError("--workload", "'" + std::string(spec) +
+                                     "' is not fib:N, uts:PRESET, uts:\"FLAGS\" or dag:FILE");
 }
 
-std::string walk_flags(
-    int argc, char** argv, bool& help,
-    const std::function<std::string(std::string_view, std::string_view)>& on_flag) {
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      help = true;
-      return "";
-    }
-    if (i + 1 >= argc) return std::string(flag) + " needs a value";
-    if (std::string e = on_flag(flag, argv[++i]); !e.empty()) return e;
+std::vector<std::uint64_t> parse_counts(std::string_view flag, std::string_view list,
+                                        std::int64_t lo, std::int64_t hi) {
+  std::vector<std::uint64_t> counts;
+  for (std::string_view item : common::split_list(flag, list)) {
+    counts.push_back(
+        static_cast<std::uint64_t>(common::parse_integer(with_value(flag, item), item, lo, hi)));
+  }
+  return counts;
+}
+
+common::Flag seed_flag(std::uint64_t& seed) {
+  return {"--seed", "N", "the simulation's seed (default 1)",
+          [&seed](std::string_view v) { seed = common::parse_u64(with_value("--seed", v), v); }};
+}
+
+common::Flag barrier_flag(weft::Barrier& barrier) {
+  return {"--barrier", "B",
+          "the concurrent mechanism's barrier, as WEFT_BARRIER: auto\n"
+          "(weft's default: a stack claimed from often switches to the\n"
+          "fence), membarrier or fence (default auto)",
+          [&barrier](std::string_view v) { barrier = weft::parse_barrier(v, "--barrier"); }};
+}
+
+common::Flag costs_flag(std::string& costs_path) {
+  return {"--costs", "FILE",
+          "a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
+          "placeholders",
+          [&costs_path](std::string_view v) { costs_path = std::string(v); }};
+}
+
+common::Flag scale_cost_flag(std::vector<std::string>& scales) {
+  return {"--scale-cost", "NAME=FACTOR",
+          "multiplies one cost, e.g. claim_ns=2; may be given again,\n"
+          "applied in order",
+          [&scales](std::string_view v) { scales.emplace_back(v); }};
+}
+
+common::Flag json_flag(std::string& json_path, std::string_view help) {
+  return {"--json", "FILE|-", help,
+          [&json_path](std::string_view v) { json_path = std::string(v); }};
+}
+
+common::Flag repeat_flag(int& repeat, int max, std::string_view help) {
+  return {"--repeat", "R", help, [&repeat, max](std::string_view v) {
+            repeat = static_cast<int>(common::parse_integer(with_value("--repeat", v), v, 1, max));
+          }};
+}
+
+std::string parse_subcommand(const common::FlagTable& table, int argc, char** argv, bool& help) {
+  const std::vector<std::string_view> args(argv + std::min(argc, 2), argv + argc);
+  try {
+    help = !table.parse(args);
+  } catch (const common::UsageError& e) {
+    return e.what();
+  } catch (const weft::ConfigError& e) {  // a policy, mechanism or barrier weft refuses
+    return e.what();
   }
   return "";
-}
-
-bool take_costs_or_output(std::string_view flag, std::string_view value, CostsAndOutput& o) {
-  if (flag == "--costs") {
-    o.costs_path = std::string(value);
-  } else if (flag == "--scale-cost") {
-    o.scales.emplace_back(value);
-  } else if (flag == "--json") {
-    o.json_path = std::string(value);
-  } else {
-    return false;
-  }
-  return true;
 }
 
 std::string check_json_path(const std::string& json_path) {
@@ -136,80 +203,17 @@ std::string parse_args(int argc, char** argv, SimArgs& args) {
     args.help = true;
     return "";
   }
+  if (command == "run") return parse_subcommand(run_flags(args), argc, argv, args.help);
   if (command == "calibrate") {
     args.command = SimArgs::Command::kCalibrate;
-  } else if (command != "run") {
-    return "unknown command '" + std::string(command) + "' (run, calibrate, record, paper, model)";
+    return parse_subcommand(calibrate_flags(args), argc, argv, args.help);
   }
-  const bool run = args.command == SimArgs::Command::kRun;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help") {
-      args.help = true;
-      return "";
-    }
-    if (i + 1 >= argc) return std::string(flag) + " needs a value";
-    const std::string_view value = argv[++i];
-    if (flag == "--json") {
-      args.json_path = std::string(value);
-    } else if (!run) {
-      if (flag != "--repeat") return "calibrate: unknown option '" + std::string(flag) + "'";
-      std::uint64_t r = 0;
-      if (!parse_u64(value, r) || r < 1 || r > 1000) {
-        return "--repeat: '" + std::string(value) + "' is not a count in [1, 1000]";
-      }
-      args.repeat = static_cast<int>(r);
-    } else if (flag == "--workload") {
-      if (std::string e = parse_workload(value, args.workload); !e.empty()) return e;
-    } else if (flag == "--workers") {
-      args.workers.clear();
-      for (std::string_view item : split(value)) {
-        std::uint64_t p = 0;
-        if (!parse_u64(item, p) || p < 1 || p > kMaxWorkers) {
-          return "--workers: '" + std::string(item) + "' is not a count in [1, " +
-                 std::to_string(kMaxWorkers) + "]";
-        }
-        args.workers.push_back(static_cast<unsigned>(p));
-      }
-    } else if (flag == "--steal") {
-      args.policies.clear();
-      try {
-        for (std::string_view item : split(value)) {
-          args.policies.push_back(weft::StealPolicy::parse(item, "--steal"));
-        }
-      } catch (const weft::ConfigError& e) {
-        return e.what();
-      }
-    } else if (flag == "--mechanism") {
-      args.mechanisms.clear();
-      try {
-        for (std::string_view item : split(value)) {
-          args.mechanisms.push_back(weft::parse_mechanism(item, "--mechanism"));
-        }
-      } catch (const weft::ConfigError& e) {
-        return e.what();
-      }
-    } else if (flag == "--barrier") {
-      try {
-        args.barrier = weft::parse_barrier(value, "--barrier");
-      } catch (const weft::ConfigError& e) {
-        return e.what();
-      }
-    } else if (flag == "--seed") {
-      if (!parse_u64(value, args.seed))
-        return "--seed: '" + std::string(value) + "' is not a number";
-    } else if (flag == "--costs") {
-      args.costs_path = std::string(value);
-    } else if (flag == "--scale-cost") {
-      args.scale_costs.emplace_back(value);
-    } else {
-      return "unknown option '" + std::string(flag) + "'";
-    }
-  }
-  return "";
+  return "unknown command '" + std::string(command) +
+         "' (run, calibrate, record, paper, model, validate)";
 }
 
 std::string usage() {
+  SimArgs scratch;
   return "usage:\n"
          "  weft-sim run [--workload fib:N|uts:PRESET|uts:\"FLAGS\"|dag:FILE]\n"
          "               [--workers 1,2] [--steal one,...]\n"
@@ -222,6 +226,9 @@ std::string usage() {
          "  weft-sim paper [--workers 24] [--costs FILE] ... (paper --help)\n"
          "  weft-sim validate --real FILE.json [--workload SPEC] [--costs FILE] ...\n"
          "                    (validate --help)\n"
+         "run's options:\n" +
+         run_flags(scratch).options_help() + "calibrate's options:\n" +
+         calibrate_flags(scratch).options_help() +
          "Runs the workload on P simulated weft workers, one run per mechanism, worker\n"
          "count and policy, and checks each: fib:N must\n"
          "spawn fib(N+1)-1 tasks, uts:PRESET make the preset's published node count,\n"
@@ -232,10 +239,6 @@ std::string usage() {
          "Policies: " +
          weft::StealPolicy::allowed_specs() +
          ".\n"
-         "--barrier: the concurrent mechanism's barrier, as WEFT_BARRIER: auto (weft's\n"
-         "default: a stack claimed from often switches to the fence), membarrier, fence.\n"
-         "--costs: a costs file (docs/SIMULATOR.md); without one, uncalibrated\n"
-         "placeholders. --scale-cost multiplies one cost, e.g. claim_ns=2.\n"
          "calibrate: times the microbenchmarks behind the costs (fib serial and on one\n"
          "weft worker, UTS T1-T5 likewise, membarrier and fence with the other CPUs\n"
          "busy) and writes a costs file; the costs it cannot measure yet keep their\n"

@@ -1,8 +1,10 @@
-// weft-sim's command line: what it asks for, parsed and checked before anything runs.
+// weft-sim's command line: what it asks for, parsed and checked before anything runs. Each
+// subcommand's flags are a table (workloads/common/flags.hpp) that parses them and writes the
+// option list of its --help; a flag that several subcommands share is a row built by one
+// function here, so that it is spelled, checked and explained alike in each.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "weft/config.hpp"
+#include "workloads/common/flags.hpp"
 #include "workloads/uts/presets.hpp"
 
 namespace sim {
@@ -46,33 +49,33 @@ struct SimArgs {
   std::vector<std::string> scale_costs;  // NAME=FACTOR, applied in order
 };
 
-// A whole decimal number, nothing before or after it; false otherwise.
-bool parse_u64(std::string_view text, std::uint64_t& value);
-// "a,b,c" as its items (an empty item stays, for the caller to refuse).
-std::vector<std::string_view> split(std::string_view list);
-// Parses one --workload value into `w`; returns "" or what is wrong with it.
-std::string parse_workload(std::string_view spec, Workload& w);
+// Parses one --workload value into `w`; throws common::UsageError saying what is wrong.
+void parse_workload(std::string_view spec, Workload& w);
 
-// A subcommand's options from argv[2] on, each "--flag value": calls on_flag(flag, value) for
-// each pair, which returns "" or what is wrong. Returns "" or the first error (a flag without
-// its value included); stops with `help` set at --help or -h.
-std::string walk_flags(
-    int argc, char** argv, bool& help,
-    const std::function<std::string(std::string_view, std::string_view)>& on_flag);
+// "N,..." as whole numbers, each in [lo, hi]; throws common::UsageError naming `flag`.
+std::vector<std::uint64_t> parse_counts(std::string_view flag, std::string_view list,
+                                        std::int64_t lo, std::int64_t hi);
 
-// The options that `paper` and `validate` share with `run`: the costs and the JSON output.
-struct CostsAndOutput {
-  std::string costs_path;           // --costs, "" for the uncalibrated placeholders
-  std::vector<std::string> scales;  // --scale-cost NAME=FACTOR, in order
-  std::string json_path;            // --json, "" none, "-" stdout
-};
-// Takes --costs, --scale-cost or --json into `o`; false for any other flag.
-bool take_costs_or_output(std::string_view flag, std::string_view value, CostsAndOutput& o);
+// The rows that several subcommands share. Each stores its value in the variable it is given.
+common::Flag seed_flag(std::uint64_t& seed);  // --seed N (default 1)
+common::Flag barrier_flag(weft::Barrier& barrier);
+common::Flag costs_flag(std::string& costs_path);
+common::Flag scale_cost_flag(std::vector<std::string>& scales);  // may be given again
+// --json FILE|-; `help` says what the file holds, which differs from one subcommand to another.
+common::Flag json_flag(std::string& json_path, std::string_view help);
+// --repeat R, from 1 to `max`.
+common::Flag repeat_flag(int& repeat, int max, std::string_view help);
+
+// Parses a subcommand's arguments, argv[2] on, with `table`: returns "" or the error (a
+// common::UsageError's or a weft::ConfigError's), and sets `help` at --help or -h.
+std::string parse_subcommand(const common::FlagTable& table, int argc, char** argv, bool& help);
+
 // "" or why a --json file may not be written, checked before anything runs ("" and "-"
 // always may).
 std::string check_json_path(const std::string& json_path);
 
-// Fills `args`; returns "" or a message naming the bad argument and what is allowed.
+// Fills `args` for run and calibrate; returns "" or a message naming the bad argument and what
+// is allowed.
 std::string parse_args(int argc, char** argv, SimArgs& args);
 std::string usage();
 

@@ -1,7 +1,7 @@
 // weft-sim: runs a workload on P simulated weft workers, or calibrates their costs
 // (docs/SIMULATOR.md).
 //   weft-sim run --workload fib:N|uts:PRESET|uts:"FLAGS"|dag:FILE [--workers 1,2,...]
-//                [--steal one,half,...]
+//                [--steal one,half,...] [--mechanism concurrent,request] [--barrier B]
 //                [--seed N] [--costs FILE] [--scale-cost NAME=FACTOR ...] [--json FILE|-]
 //   weft-sim calibrate [--json FILE|-] [--repeat R]
 //   weft-sim record --workload NAME:SIZE --out FILE.wdag     (tools/sim/cli/record_cli.hpp)
@@ -16,6 +16,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/sim/calibrate/calibrate.hpp"
@@ -31,7 +32,6 @@
 
 namespace {
 
-using bench_cli::check_replaceable;
 using bench_cli::replace_file;
 using sim::SimArgs;
 
@@ -101,34 +101,8 @@ int calibrate_command(const SimArgs& args) {
   return write_output(args, sim::costs_file_text(measured));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc >= 2 && std::string_view(argv[1]) == "model") return sim::model_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "paper") return sim::paper_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "validate") {
-    return sim::validate_command(argc, argv);
-  }
-  if (argc >= 2 && std::string_view(argv[1]) == "record") {
-    return sim::record_command(argc, argv);
-  }
-  SimArgs args;
-  if (const std::string error = sim::parse_args(argc, argv, args); !error.empty()) {
-    std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), sim::usage().c_str());
-    return 2;
-  }
-  if (args.help) {
-    std::fputs(sim::usage().c_str(), stdout);
-    return 0;
-  }
-  if (args.json_path != "" && args.json_path != "-") {
-    // Refused before the runs, not after them.
-    if (const std::string e = check_replaceable(args.json_path); !e.empty()) {
-      std::fprintf(stderr, "weft-sim: --json %s: %s\n", args.json_path.c_str(), e.c_str());
-      return 2;
-    }
-  }
-  if (args.command == SimArgs::Command::kCalibrate) return calibrate_command(args);
+// run: every configuration simulated and checked, the table and the JSON written.
+int run_command(const SimArgs& args) {
   sim::Costs costs;
   std::string costs_source;
   try {
@@ -156,4 +130,35 @@ int main(int argc, char** argv) {
     if (status != 0) return status;
   }
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The subcommands with command lines of their own; run and calibrate share parse_args.
+  constexpr std::pair<std::string_view, int (*)(int, char**)> kSubcommands[] = {
+      {"record", sim::record_command},
+      {"model", sim::model_command},
+      {"paper", sim::paper_command},
+      {"validate", sim::validate_command},
+  };
+  for (const auto& [name, command] : kSubcommands) {
+    if (argc >= 2 && std::string_view(argv[1]) == name) return command(argc, argv);
+  }
+  SimArgs args;
+  if (const std::string error = sim::parse_args(argc, argv, args); !error.empty()) {
+    std::fprintf(stderr, "weft-sim: %s\n%s", error.c_str(), sim::usage().c_str());
+    return 2;
+  }
+  if (args.help) {
+    std::fputs(sim::usage().c_str(), stdout);
+    return 0;
+  }
+  // Refused before the runs, not after them.
+  if (const std::string e = sim::check_json_path(args.json_path); !e.empty()) {
+    std::fprintf(stderr, "weft-sim: %s\n", e.c_str());
+    return 2;
+  }
+  if (args.command == SimArgs::Command::kCalibrate) return calibrate_command(args);
+  return run_command(args);
 }

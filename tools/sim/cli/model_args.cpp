@@ -1,16 +1,21 @@
 #include "tools/sim/cli/model_args.hpp"
 
-#include <cmath>
-#include <cstdlib>
-#include <map>
+#include <algorithm>
+#include <optional>
 #include <set>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tools/sim/cli/cli_args.hpp"
+#include "workloads/common/flags.hpp"
 
 namespace sim {
 namespace {
 
+using common::UsageError;
 using Mode = ModelArgs::Mode;
 
 // The largest sizes a run may ask for: each bounds a run to seconds, not hours.
@@ -46,28 +51,24 @@ std::string quoted(std::string_view text) {
   return q;
 }
 
-// A comma list of whole numbers in [low, high].
-std::string parse_counts(std::string_view flag, std::string_view value, std::uint64_t low,
-                         std::uint64_t high, std::vector<std::uint64_t>& out) {
-  out.clear();
-  for (std::string_view item : split(value)) {
-    std::uint64_t n = 0;
-    if (!parse_u64(item, n) || n < low || n > high) {
-      return std::string(flag) + ": " + quoted(item) + " is not a whole number in [" +
-             std::to_string(low) + ", " + std::to_string(high) + "]";
-    }
-    out.push_back(n);
-  }
-  return "";
+// No value of model's flags starts with "--": one that does is the next flag, and the flag
+// before it lacks its value.
+void require_value(std::string_view flag, std::string_view value) {
+  if (value.starts_with("--")) throw UsageError(flag, "missing value");
 }
 
-// A finite decimal number, nothing before or after it.
-bool parse_double(std::string_view text, double& value) {
-  const std::string copy(text);
-  char* end = nullptr;
-  value = std::strtod(copy.c_str(), &end);
-  return !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(value) &&
-         !std::isspace(static_cast<unsigned char>(copy.front()));
+// `text` as a number in (0, high), or (0, high] when `high_included`; nothing if it is not
+// one. common's parser reads it; the callers word the error, since the interval is open at 0
+// (and at 1 for a rate), which common's [lo, hi] cannot say.
+std::optional<double> positive_number(std::string_view text, double high, bool high_included) {
+  double value = 0;
+  try {
+    value = common::parse_number("", text, 0, high);
+  } catch (const UsageError&) {
+    return std::nullopt;
+  }
+  if (value == 0 || (!high_included && value == high)) return std::nullopt;
+  return value;
 }
 
 void set_defaults(ModelArgs& args) {
@@ -93,66 +94,133 @@ void set_defaults(ModelArgs& args) {
   }
 }
 
-std::string parse_flag(std::string_view flag, std::string_view value, ModelArgs& args) {
-  std::vector<std::uint64_t> counts;
-  const bool one_system = args.mode == Mode::kMitzenmacher || args.mode == Mode::kGenerator;
-  if (flag == "--tasks") {
-    return parse_counts(flag, value, 2, kMaxTasks, args.tasks);
+// --mode, taken as it comes: the other flags wait for it (parse_model_args).
+common::Flag mode_flag(const ModeInfo*& mode) {
+  return {"--mode", "MODE", "bag, latency, mitzenmacher or generator (required)",
+          [&mode](std::string_view v) {
+            require_value("--mode", v);
+            mode = nullptr;
+            for (const ModeInfo& m : modes()) {
+              if (v == m.name) mode = &m;
+            }
+            if (mode == nullptr) {
+              throw UsageError("--mode",
+                               quoted(v) + " is not bag, latency, mitzenmacher or generator");
+            }
+          }};
+}
+
+bool one_system(Mode mode) { return mode == Mode::kMitzenmacher || mode == Mode::kGenerator; }
+
+// --workers, --steal and --time, whose checks depend on the mode.
+void take_workers(ModelArgs& args, std::string_view v) {
+  const bool one = one_system(args.mode);
+  const std::vector<std::uint64_t> counts = parse_counts("--workers", v, one ? 2 : 1, kMaxWorkers);
+  if (one && counts.size() != 1) throw UsageError("--workers", "this mode takes one count");
+  args.workers.assign(counts.begin(), counts.end());
+}
+
+void take_steal(ModelArgs& args, std::string_view v) {
+  args.policy = weft::StealPolicy::parse(v, "--steal");
+  if (args.mode == Mode::kMitzenmacher && args.policy.spec() != "one") {
+    throw UsageError(
+        "--steal",
+        "mitzenmacher's model steals one task (its equations are for that), not " + quoted(v));
   }
-  if (flag == "--workers") {
-    if (std::string e = parse_counts(flag, value, one_system ? 2 : 1, kMaxWorkers, counts);
-        !e.empty())
-      return e;
-    if (one_system && counts.size() != 1) return "--workers: this mode takes one count";
-    args.workers.assign(counts.begin(), counts.end());
-    return "";
+}
+
+void take_time(ModelArgs& args, std::string_view v) {
+  if (args.mode == Mode::kGenerator) {
+    args.time =
+        static_cast<double>(common::parse_integer("--time " + std::string(v), v, 2, kMaxSteps));
+    return;
   }
-  if (flag == "--latency") {
-    return parse_counts(flag, value, 1, kMaxLatency, args.latencies);
+  const std::optional<double> time = positive_number(v, kMaxModelTime, true);
+  if (!time) {
+    throw UsageError("--time", quoted(v) + " is not a time in (0, " +
+                                   std::to_string(static_cast<long long>(kMaxModelTime)) + "]");
   }
-  if (flag == "--threshold") {
-    if (std::string e = parse_counts(flag, value, 2, kMaxThreshold, counts); !e.empty()) return e;
-    if (counts.size() != 1) return "--threshold: one value";
-    args.threshold = static_cast<unsigned>(counts[0]);
-    return "";
+  args.time = *time;
+}
+
+// The flags but --mode, parsed into `args` once its mode and defaults are set.
+std::vector<common::Flag> model_flags(ModelArgs& args) {
+  return {
+      {"--tasks", "W,...",
+       "bag, latency: unit tasks, each from 2 (default 1000,1000000;\n"
+       "latency: 1000000)",
+       [&args](std::string_view v) { args.tasks = parse_counts("--tasks", v, 2, kMaxTasks); }},
+      {"--workers", "M,...",
+       "bag, latency: processors, each from 1 to 4096 (default\n"
+       "16,256,4096; latency: 256); mitzenmacher, generator: one n,\n"
+       "from 2 (default 1024)",
+       [&args](std::string_view v) { take_workers(args, v); }},
+      {"--latency", "L,...", "latency: the steps a steal takes (default 1,10,100,1000)",
+       [&args](std::string_view v) {
+         args.latencies = parse_counts("--latency", v, 1, kMaxLatency);
+       }},
+      {"--steal", "POLICY", "the steal policy (default half; mitzenmacher: one, the only one)",
+       [&args](std::string_view v) { take_steal(args, v); }},
+      {"--lambda", "RATE", "mitzenmacher, generator: the rate, below 1 (default 0.9)",
+       [&args](std::string_view v) {
+         const std::optional<double> lambda = positive_number(v, 1.0, false);
+         if (!lambda) {
+           throw UsageError("--lambda", quoted(v) +
+                                            " is not a rate in (0, 1) (the model is stable "
+                                            "only below 1)");
+         }
+         args.lambda = *lambda;
+       }},
+      {"--threshold", "T", "mitzenmacher: the least load stolen from, 2 to 64 (default 2)",
+       [&args](std::string_view v) {
+         args.threshold = static_cast<unsigned>(
+             common::parse_integer("--threshold " + std::string(v), v, 2, kMaxThreshold));
+       }},
+      {"--time", "T",
+       "mitzenmacher: time units (default 2000); generator: steps\n"
+       "(default 10000)",
+       [&args](std::string_view v) { take_time(args, v); }},
+      seed_flag(args.seed),
+      json_flag(args.json_path,
+                "the results as JSON; - for stdout, the table then on stderr\n"
+                "(default: none)"),
+  };
+}
+
+// Fills `args` from the flags; returns "" or the error. Every flag but --mode is taken once
+// the mode is known, whatever the order, in the order given.
+std::string parse_words(std::span<const std::string_view> words, ModelArgs& args) {
+  const ModeInfo* mode = nullptr;
+  std::vector<std::pair<std::string_view, std::string_view>> given;  // (flag, value)
+  std::vector<common::Flag> rows = model_flags(args);
+  std::vector<common::Flag> deferring{mode_flag(mode)};
+  for (const common::Flag& row : rows) {
+    deferring.push_back(
+        {row.name, row.value, row.help, [&given, name = row.name](std::string_view v) {
+           require_value(name, v);
+           given.emplace_back(name, v);
+         }});
   }
-  if (flag == "--lambda") {
-    if (!parse_double(value, args.lambda) || !(args.lambda > 0.0 && args.lambda < 1.0)) {
-      return "--lambda: " + quoted(value) +
-             " is not a rate in (0, 1) (the model is stable only below 1)";
+  const common::FlagTable taking(std::move(rows));
+  args.help = !common::FlagTable(std::move(deferring)).parse(words);
+  if (args.help) return "";
+  if (mode == nullptr) return "--mode is missing (bag, latency, mitzenmacher, generator)";
+  args.mode = mode->mode;
+  set_defaults(args);
+  for (const auto& [flag, value] : given) {
+    if (flag != "--seed" && flag != "--json" && !mode->flags.contains(flag)) {
+      return quoted(flag) + " is not an option of --mode " + mode->name;
     }
-    return "";
+    taking.find(flag)->take(value);
   }
-  if (flag == "--time") {
-    if (args.mode == Mode::kGenerator) {
-      if (std::string e = parse_counts(flag, value, 2, kMaxSteps, counts); !e.empty()) return e;
-      if (counts.size() != 1) return "--time: one number of steps";
-      args.time = static_cast<double>(counts[0]);
-      return "";
+  for (std::uint64_t latency : args.latencies) {
+    for (std::uint64_t tasks : args.tasks) {
+      if (tasks < 2 * latency) {
+        return "--tasks " + std::to_string(tasks) + " with --latency " + std::to_string(latency) +
+               ": the bound needs W >= 2 latency (log2(W/latency) >= 1)";
+      }
     }
-    if (!parse_double(value, args.time) || !(args.time > 0.0 && args.time <= kMaxModelTime)) {
-      return "--time: " + quoted(value) + " is not a time in (0, " +
-             std::to_string(static_cast<long long>(kMaxModelTime)) + "]";
-    }
-    return "";
   }
-  if (flag == "--steal") {
-    try {
-      args.policy = weft::StealPolicy::parse(value, "--steal");
-    } catch (const weft::ConfigError& e) {
-      return e.what();
-    }
-    if (args.mode == Mode::kMitzenmacher && args.policy.spec() != "one") {
-      return "--steal: mitzenmacher's model steals one task (its equations are for that), not " +
-             quoted(value);
-    }
-    return "";
-  }
-  if (flag == "--seed") {
-    if (!parse_u64(value, args.seed)) return "--seed: " + quoted(value) + " is not a number";
-    return "";
-  }
-  args.json_path = std::string(value);  // --json, the one flag left
   return "";
 }
 
@@ -166,53 +234,21 @@ const char* mode_name(Mode mode) {
 }
 
 std::string parse_model_args(int argc, char** argv, ModelArgs& args) {
-  // Flags and values first, so that the mode is known whatever the order.
-  std::vector<std::pair<std::string_view, std::string_view>> given;
-  const ModeInfo* mode = nullptr;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      args.help = true;
-      return "";
-    }
-    // A flag right after a flag means the first lacks its value (no value starts "--").
-    if (i + 1 >= argc || std::string_view(argv[i + 1]).starts_with("--")) {
-      return std::string(flag) + " needs a value";
-    }
-    const std::string_view value = argv[++i];
-    if (flag != "--mode") {
-      given.emplace_back(flag, value);
-      continue;
-    }
-    mode = nullptr;
-    for (const ModeInfo& m : modes()) {
-      if (value == m.name) mode = &m;
-    }
-    if (mode == nullptr) {
-      return "--mode: " + quoted(value) + " is not bag, latency, mitzenmacher or generator";
-    }
+  const std::vector<std::string_view> words(argv + std::min(argc, 2), argv + argc);
+  try {
+    return parse_words(words, args);
+  } catch (const UsageError& e) {
+    return e.what();
+  } catch (const weft::ConfigError& e) {  // a policy weft refuses
+    return e.what();
   }
-  if (mode == nullptr) return "--mode is missing (bag, latency, mitzenmacher, generator)";
-  args.mode = mode->mode;
-  set_defaults(args);
-  for (const auto& [flag, value] : given) {
-    if (flag != "--seed" && flag != "--json" && !mode->flags.contains(flag)) {
-      return quoted(flag) + " is not an option of --mode " + mode->name;
-    }
-    if (std::string e = parse_flag(flag, value, args); !e.empty()) return e;
-  }
-  for (std::uint64_t latency : args.latencies) {
-    for (std::uint64_t tasks : args.tasks) {
-      if (tasks < 2 * latency) {
-        return "--tasks " + std::to_string(tasks) + " with --latency " + std::to_string(latency) +
-               ": the bound needs W >= 2 latency (log2(W/latency) >= 1)";
-      }
-    }
-  }
-  return "";
 }
 
 std::string model_usage() {
+  ModelArgs scratch;
+  const ModeInfo* mode = nullptr;
+  std::vector<common::Flag> rows{mode_flag(mode)};
+  for (common::Flag& row : model_flags(scratch)) rows.push_back(std::move(row));
   return "usage:\n"
          "  weft-sim model --mode bag [--tasks 1000,1000000] [--workers 16,256,4096]\n"
          "                 [--steal half]\n"
@@ -222,7 +258,8 @@ std::string model_usage() {
          "                 [--threshold 2] [--time 2000]\n"
          "  weft-sim model --mode generator [--workers 1024] [--lambda 0.9] [--time 10000]\n"
          "                 [--steal half]\n"
-         "  every mode: [--seed 1] [--json FILE|-]\n"
+         "  every mode: [--seed 1] [--json FILE|-]\n" +
+         common::FlagTable(std::move(rows)).options_help() +
          "Simulates a classic load-balancing model and prints each simulated figure beside\n"
          "what the theorem predicts, with a verdict (docs/SIMULATOR.md, \"Models\"):\n"
          "  bag           W unit tasks on m processors, a steal takes one step:\n"

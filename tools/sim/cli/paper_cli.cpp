@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tools/sim/cli/cli_args.hpp"
 #include "tools/sim/cli/paper.hpp"
@@ -12,24 +13,52 @@
 namespace sim {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: weft-sim paper [--workers 24] [--fib 30] [--dags DIR] [--seed 1] [--costs FILE]\n"
-    "                      [--scale-cost NAME=FACTOR ...] [--json FILE|-]\n"
-    "Adnan & Sato's experiments on simulated weft workers (request mechanism): UTS A and B\n"
-    "speedups and shares (Figs. 9-12, Table 2), fib under fixed:1..16 and its speedups\n"
-    "(Figs. 15-16), s_i (Sect. 3.4), and with --dags DIR (strassen.wdag, sparselu.wdag,\n"
-    "fft.wdag from weft-sim record) Figs. 17-24; each beside the paper's figure with a\n"
-    "verdict by a stated rule. The paper's fib(40) is --fib 40 (about an hour). Exit 1 if a run's "
-    "task\n"
-    "count is wrong, 2 for bad arguments.\n";
+// What paper reads besides PaperOptions: where the costs come from and where the JSON goes.
+struct PaperFiles {
+  std::string costs_path;           // --costs, "" for the uncalibrated placeholders
+  std::vector<std::string> scales;  // --scale-cost NAME=FACTOR, in order
+  std::string json_path;            // --json, "" none, "-" stdout
+};
 
-bool parse_count(std::string_view text, std::uint64_t low, std::uint64_t high,
-                 std::uint64_t& value) {
-  return parse_u64(text, value) && value >= low && value <= high;
+// paper's flags, parsed into `o` and `files`.
+common::FlagTable paper_flags(PaperOptions& o, PaperFiles& files) {
+  return common::FlagTable({
+      {"--workers", "P", "simulated workers, from 1 to 4096 (default 24, the paper's)",
+       [&o](std::string_view v) {
+         o.workers = static_cast<unsigned>(
+             common::parse_integer("--workers " + std::string(v), v, 1, 4096));
+       }},
+      {"--fib", "N", "fib's N, from 2 to 50 (default 30)",
+       [&o](std::string_view v) {
+         o.fib_n = static_cast<int>(common::parse_integer("--fib " + std::string(v), v, 2, 50));
+       }},
+      {"--dags", "DIR", "the recorded DAGs' directory, for Figs. 17-24 (default: none)",
+       [&o](std::string_view v) { o.dags_dir = std::string(v); }},
+      seed_flag(o.seed),
+      costs_flag(files.costs_path),
+      scale_cost_flag(files.scales),
+      json_flag(files.json_path,
+                "the rows and runs as JSON; - for stdout, then without the\n"
+                "table (default: none)"),
+  });
+}
+
+std::string paper_usage() {
+  PaperOptions o;
+  PaperFiles files;
+  return "usage: weft-sim paper [--workers 24] [--fib 30] [--dags DIR] [--seed 1] [--costs FILE]\n"
+         "                      [--scale-cost NAME=FACTOR ...] [--json FILE|-]\n" +
+         paper_flags(o, files).options_help() +
+         "Adnan & Sato's experiments on simulated weft workers (request mechanism): UTS A and B\n"
+         "speedups and shares (Figs. 9-12, Table 2), fib under fixed:1..16 and its speedups\n"
+         "(Figs. 15-16), s_i (Sect. 3.4), and with --dags DIR (strassen.wdag, sparselu.wdag,\n"
+         "fft.wdag from weft-sim record) Figs. 17-24; each beside the paper's figure with a\n"
+         "verdict by a stated rule. The paper's fib(40) is --fib 40 (about an hour). Exit 1 if\n"
+         "a run's task count is wrong, 2 for bad arguments.\n";
 }
 
 int bad(const std::string& message) {
-  std::fprintf(stderr, "weft-sim paper: %s\n%s", message.c_str(), kUsage);
+  std::fprintf(stderr, "weft-sim paper: %s\n%s", message.c_str(), paper_usage().c_str());
   return 2;
 }
 
@@ -92,38 +121,19 @@ std::string json(const PaperOptions& o, const std::string& costs_source, const P
 
 int paper_command(int argc, char** argv) {
   PaperOptions o;
-  CostsAndOutput shared;
+  PaperFiles files;
   bool help = false;
-  const std::string error = walk_flags(
-      argc, argv, help, [&](std::string_view flag, std::string_view value) -> std::string {
-        if (take_costs_or_output(flag, value, shared)) return "";
-        std::uint64_t n = 0;
-        if (flag == "--workers") {
-          if (!parse_count(value, 1, 4096, n)) return "--workers: not a count in [1, 4096]";
-          o.workers = static_cast<unsigned>(n);
-        } else if (flag == "--fib") {
-          if (!parse_count(value, 2, 50, n)) return "--fib: not a number in [2, 50]";
-          o.fib_n = static_cast<int>(n);
-        } else if (flag == "--seed") {
-          if (!parse_count(value, 0, UINT64_MAX, n)) return "--seed: not a number";
-          o.seed = n;
-        } else if (flag == "--dags") {
-          o.dags_dir = std::string(value);
-        } else {
-          return "unknown option '" + std::string(flag) + "'";
-        }
-        return "";
-      });
+  const std::string error = parse_subcommand(paper_flags(o, files), argc, argv, help);
   if (help) {
-    std::fputs(kUsage, stdout);
+    std::fputs(paper_usage().c_str(), stdout);
     return 0;
   }
   if (!error.empty()) return bad(error);
-  if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
-  const std::string& json_path = shared.json_path;
+  if (const std::string e = check_json_path(files.json_path); !e.empty()) return bad(e);
+  const std::string& json_path = files.json_path;
   std::string costs_source;
   try {
-    o.costs = command_costs(shared.costs_path, shared.scales, costs_source);
+    o.costs = command_costs(files.costs_path, files.scales, costs_source);
   } catch (const CostsError& e) {
     return bad(e.what());
   }

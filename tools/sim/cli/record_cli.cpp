@@ -25,8 +25,30 @@ namespace {
 
 constexpr int kMaxRepeat = 99;
 
+struct RecordArgs {
+  std::string workload;
+  std::string out;
+  int repeat = 1;
+  bool help = false;
+};
+
+// record's flags, parsed into `args`.
+common::FlagTable record_flags(RecordArgs& args) {
+  return common::FlagTable({
+      {"--workload", "NAME:SIZE", "the compare workload to record (required)",
+       [&args](std::string_view v) { args.workload = std::string(v); }},
+      {"--out", "FILE.wdag", "the .wdag file to write (required)",
+       [&args](std::string_view v) { args.out = std::string(v); }},
+      repeat_flag(args.repeat, kMaxRepeat,
+                  "recorded runs, each strand's median time kept; as many serial\n"
+                  "runs time the task calls (default 1)"),
+  });
+}
+
 std::string record_usage() {
-  return "usage: weft-sim record --workload NAME:SIZE --out FILE.wdag [--repeat 1]\n"
+  RecordArgs scratch;
+  return "usage: weft-sim record --workload NAME:SIZE --out FILE.wdag [--repeat 1]\n" +
+         record_flags(scratch).options_help() +
          "Runs a compare workload (weft-bench compare's names and sizes, e.g. strassen:1024,\n"
          "sparselu:50x100, fft:2^20, nqueens:12) serially, spawning where weft does, and\n"
          "writes its task DAG with each strand's measured time (docs/WDAG.md). With\n"
@@ -40,33 +62,9 @@ std::string record_usage() {
          "Exit 1 if one is wrong, 2 for bad arguments.\n";
 }
 
-struct RecordArgs {
-  std::string workload;
-  std::string out;
-  int repeat = 1;
-  bool help = false;
-};
-
 // "" or what is wrong.
 std::string parse(int argc, char** argv, RecordArgs& args) {
-  const std::string error = walk_flags(
-      argc, argv, args.help, [&](std::string_view flag, std::string_view value) -> std::string {
-        if (flag == "--workload") {
-          args.workload = std::string(value);
-        } else if (flag == "--out") {
-          args.out = std::string(value);
-        } else if (flag == "--repeat") {
-          std::uint64_t repeat = 0;
-          if (!parse_u64(value, repeat) || repeat < 1 || repeat > kMaxRepeat) {
-            return "--repeat: '" + std::string(value) + "' is not a count in [1, " +
-                   std::to_string(kMaxRepeat) + "]";
-          }
-          args.repeat = static_cast<int>(repeat);
-        } else {
-          return "record: unknown option '" + std::string(flag) + "'";
-        }
-        return "";
-      });
+  const std::string error = parse_subcommand(record_flags(args), argc, argv, args.help);
   if (!error.empty() || args.help) return error;
   if (args.workload.empty()) return "record needs --workload NAME:SIZE";
   if (args.out.empty()) return "record needs --out FILE";

@@ -23,24 +23,56 @@
 namespace sim {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: weft-sim validate --real FILE.json [--workload SPEC] [--costs FILE]\n"
-    "                         [--scale-cost NAME=FACTOR ...] [--barrier auto|membarrier|fence]\n"
-    "                         [--seed 1] [--json FILE|-]\n"
-    "Simulates every weft run of a weft-bench JSON file (fib, uts or compare) in its\n"
-    "configuration (mechanism, policy, workers) and prints the two side by side: times\n"
-    "and error (T_sim / T_real - 1), steals per run, the differences of R_busy, R_steal\n"
-    "and R_idle (simulated minus real; the real run needs --profile) and the total\n"
-    "variation distance between the histograms of n seen at steal attempts. The workload\n"
-    "is the file's (fib:N, uts:PRESET) unless --workload names it; a compare workload is\n"
-    "simulated as its recording (weft-sim record, then --workload dag:FILE). --barrier\n"
-    "is the concurrent mechanism's, as the real runs' WEFT_BARRIER (default auto).\n"
-    "scripts/validate_sim.sh runs the whole grid in one sitting (docs/SIMULATOR.md).\n"
-    "Exit 1 if a simulated run is not verified, 2 for bad arguments or a file that is\n"
-    "not weft-bench JSON with weft runs.\n";
+struct ValidateArgs {
+  std::string real_path;      // --real
+  std::string workload_spec;  // --workload; "" for the file's own
+  weft::Barrier barrier = weft::Barrier::kAuto;
+  std::uint64_t seed = 1;
+  std::string costs_path;           // --costs, "" for the uncalibrated placeholders
+  std::vector<std::string> scales;  // --scale-cost NAME=FACTOR, in order
+  std::string json_path;            // --json, "" none, "-" stdout
+  bool help = false;
+};
+
+// validate's flags, parsed into `a`.
+common::FlagTable validate_flags(ValidateArgs& a) {
+  return common::FlagTable({
+      {"--real", "FILE.json", "weft-bench's --json file of fib, uts or compare (required)",
+       [&a](std::string_view v) { a.real_path = std::string(v); }},
+      {"--workload", "SPEC", "as run's --workload (default: the file's, fib:N or uts:PRESET)",
+       [&a](std::string_view v) { a.workload_spec = std::string(v); }},
+      costs_flag(a.costs_path),
+      scale_cost_flag(a.scales),
+      barrier_flag(a.barrier),
+      seed_flag(a.seed),
+      json_flag(a.json_path,
+                "the rows as JSON; - for stdout, the table then on stderr\n"
+                "(default: none)"),
+  });
+}
+
+std::string validate_usage() {
+  ValidateArgs scratch;
+  return "usage: weft-sim validate --real FILE.json [--workload SPEC] [--costs FILE]\n"
+         "                         [--scale-cost NAME=FACTOR ...] [--barrier "
+         "auto|membarrier|fence]\n"
+         "                         [--seed 1] [--json FILE|-]\n" +
+         validate_flags(scratch).options_help() +
+         "Simulates every weft run of a weft-bench JSON file (fib, uts or compare) in its\n"
+         "configuration (mechanism, policy, workers) and prints the two side by side: times\n"
+         "and error (T_sim / T_real - 1), steals per run, the differences of R_busy, R_steal\n"
+         "and R_idle (simulated minus real; the real run needs --profile) and the total\n"
+         "variation distance between the histograms of n seen at steal attempts. The workload\n"
+         "is the file's (fib:N, uts:PRESET) unless --workload names it; a compare workload is\n"
+         "simulated as its recording (weft-sim record, then --workload dag:FILE). --barrier\n"
+         "is the concurrent mechanism's, as the real runs' WEFT_BARRIER (default auto).\n"
+         "scripts/validate_sim.sh runs the whole grid in one sitting (docs/SIMULATOR.md).\n"
+         "Exit 1 if a simulated run is not verified, 2 for bad arguments or a file that is\n"
+         "not weft-bench JSON with weft runs.\n";
+}
 
 int bad(const std::string& what) {
-  std::fprintf(stderr, "weft-sim validate: %s\n%s", what.c_str(), kUsage);
+  std::fprintf(stderr, "weft-sim validate: %s\n%s", what.c_str(), validate_usage().c_str());
   return 2;
 }
 
@@ -240,108 +272,107 @@ std::string json(const std::string& real_path, const std::string& workload,
   return doc.dump(1) + "\n";
 }
 
+// What validate simulates: the real file's weft runs, the workload and the costs.
+struct Inputs {
+  std::vector<RealRun> real;
+  Workload workload;
+  Costs costs;
+  std::string costs_source;
+};
+
+// Reads --real, names the workload (setting a.workload_spec from the file when not given) and
+// loads it and the costs; returns "" or what is wrong (a bad argument or input file).
+std::string load_inputs(ValidateArgs& a, Inputs& in) {
+  std::string named;
+  try {
+    std::ifstream file(a.real_path);
+    if (!file) return "--real " + a.real_path + ": cannot be read";
+    in.real = read_real(nlohmann::json::parse(file), named);
+  } catch (const std::exception& e) {  // bad JSON, a missing field, an unknown policy
+    return "--real " + a.real_path + ": not weft-bench JSON with weft runs: " + e.what();
+  }
+  if (a.workload_spec.empty()) a.workload_spec = named;
+  if (a.workload_spec.empty()) {
+    return "--real " + a.real_path +
+           ": name the simulated workload with --workload (a compare workload is simulated "
+           "as its recording: weft-sim record --workload NAME:SIZE --out F.wdag, then "
+           "--workload dag:F.wdag; a tree in the reference's flags as uts:\"FLAGS\")";
+  }
+  try {
+    parse_workload(a.workload_spec, in.workload);
+    in.costs = command_costs(a.costs_path, a.scales, in.costs_source);
+    for (const RealRun& r : in.real) {
+      require_fence_costs(in.costs, a.costs_path, r.mechanism, a.barrier);
+    }
+    load_workload(in.workload);
+  } catch (const std::exception& e) {  // a bad --workload, costs file or .wdag
+    return e.what();
+  }
+  return "";
+}
+
+// Each real run simulated in its configuration; throws what the engine throws.
+std::vector<Row> simulate(const ValidateArgs& a, const Inputs& in) {
+  std::vector<Row> rows;
+  const std::uint64_t expected = expected_tasks(in.workload);
+  for (const RealRun& r : in.real) {
+    Row row;
+    row.real = &r;
+    const EngineConfig config{.workers = r.workers,
+                              .policy = r.policy,
+                              .mechanism = r.mechanism,
+                              .barrier = a.barrier,
+                              .seed = a.seed,
+                              .costs = in.costs.engine};
+    row.sim = simulate_workload(in.workload, in.costs, config);
+    row.verified = row.sim.tasks == expected && row.sim.counters.spawns + 1 == expected;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The table (on stderr with --json -, so that stdout is the JSON's alone) and the JSON;
+// returns the exit status.
+int write_results(const ValidateArgs& a, const Inputs& in, const std::vector<Row>& rows) {
+  const std::string header = "weft-sim validate: " + a.real_path + " against " + a.workload_spec +
+                             " simulated, costs: " + in.costs_source;
+  std::fputs(table(header, rows).c_str(), a.json_path == "-" ? stderr : stdout);
+  if (!a.json_path.empty()) {
+    const std::string text = json(a.real_path, a.workload_spec, in.costs_source, rows);
+    if (a.json_path == "-") {
+      std::fputs(text.c_str(), stdout);
+    } else if (const std::string e = bench_cli::replace_file(a.json_path, text); !e.empty()) {
+      std::fprintf(stderr, "weft-sim validate: --json %s: %s\n", a.json_path.c_str(), e.c_str());
+      return 2;
+    }
+  }
+  const bool ok = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.verified; });
+  if (!ok) std::fprintf(stderr, "weft-sim validate: a simulated run made the wrong task count\n");
+  return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int validate_command(int argc, char** argv) {
-  std::string real_path, workload_spec, barrier_text = "auto";
-  std::uint64_t seed = 1;
-  CostsAndOutput shared;
-  bool help = false;
-  const std::string error = walk_flags(
-      argc, argv, help, [&](std::string_view flag, std::string_view value) -> std::string {
-        if (take_costs_or_output(flag, value, shared)) return "";
-        if (flag == "--real") {
-          real_path = std::string(value);
-        } else if (flag == "--workload") {
-          workload_spec = std::string(value);
-        } else if (flag == "--barrier") {
-          barrier_text = std::string(value);
-        } else if (flag == "--seed") {
-          if (!parse_u64(value, seed)) return "--seed: '" + std::string(value) + "' not a number";
-        } else {
-          return "unknown option '" + std::string(flag) + "'";
-        }
-        return "";
-      });
-  if (help) {
-    std::fputs(kUsage, stdout);
+  ValidateArgs a;
+  const std::string error = parse_subcommand(validate_flags(a), argc, argv, a.help);
+  if (a.help) {
+    std::fputs(validate_usage().c_str(), stdout);
     return 0;
   }
   if (!error.empty()) return bad(error);
-  if (real_path.empty()) return bad("validate needs --real FILE.json (weft-bench's --json)");
-  if (const std::string e = check_json_path(shared.json_path); !e.empty()) return bad(e);
-  const std::string& json_path = shared.json_path;
-  weft::Barrier barrier = weft::Barrier::kAuto;
-  std::vector<RealRun> real;
-  std::string named;
-  try {
-    barrier = weft::parse_barrier(barrier_text, "--barrier");
-  } catch (const weft::ConfigError& e) {
-    return bad(e.what());
-  }
-  try {
-    std::ifstream in(real_path);
-    if (!in) return bad("--real " + real_path + ": cannot be read");
-    real = read_real(nlohmann::json::parse(in), named);
-  } catch (const std::exception& e) {  // bad JSON, a missing field, an unknown policy
-    return bad("--real " + real_path + ": not weft-bench JSON with weft runs: " + e.what());
-  }
-  if (workload_spec.empty()) workload_spec = named;
-  if (workload_spec.empty()) {
-    return bad("--real " + real_path +
-               ": name the simulated workload with --workload (a compare workload is simulated "
-               "as its recording: weft-sim record --workload NAME:SIZE --out F.wdag, then "
-               "--workload dag:F.wdag; a tree in the reference's flags as uts:\"FLAGS\")");
-  }
-  Workload workload;
-  if (const std::string e = parse_workload(workload_spec, workload); !e.empty()) return bad(e);
-  Costs costs;
-  std::string costs_source;
-  try {
-    costs = command_costs(shared.costs_path, shared.scales, costs_source);
-    for (const RealRun& r : real) {
-      require_fence_costs(costs, shared.costs_path, r.mechanism, barrier);
-    }
-    load_workload(workload);
-  } catch (const std::exception& e) {
-    return bad(e.what());
-  }
+  if (a.real_path.empty()) return bad("validate needs --real FILE.json (weft-bench's --json)");
+  if (const std::string e = check_json_path(a.json_path); !e.empty()) return bad(e);
+  Inputs in;
+  if (const std::string e = load_inputs(a, in); !e.empty()) return bad(e);
   std::vector<Row> rows;
-  bool ok = true;
   try {
-    const std::uint64_t expected = expected_tasks(workload);
-    for (const RealRun& r : real) {
-      Row row;
-      row.real = &r;
-      const EngineConfig config{.workers = r.workers,
-                                .policy = r.policy,
-                                .mechanism = r.mechanism,
-                                .barrier = barrier,
-                                .seed = seed,
-                                .costs = costs.engine};
-      row.sim = simulate_workload(workload, costs, config);
-      row.verified = row.sim.tasks == expected && row.sim.counters.spawns + 1 == expected;
-      ok = ok && row.verified;
-      rows.push_back(std::move(row));
-    }
+    rows = simulate(a, in);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft-sim validate: %s\n", e.what());
     return 2;
   }
-  const std::string header = "weft-sim validate: " + real_path + " against " + workload_spec +
-                             " simulated, costs: " + costs_source;
-  std::fputs(table(header, rows).c_str(), json_path == "-" ? stderr : stdout);
-  if (!json_path.empty()) {
-    const std::string text = json(real_path, workload_spec, costs_source, rows);
-    if (json_path == "-") {
-      std::fputs(text.c_str(), stdout);
-    } else if (const std::string e = bench_cli::replace_file(json_path, text); !e.empty()) {
-      std::fprintf(stderr, "weft-sim validate: --json %s: %s\n", json_path.c_str(), e.c_str());
-      return 2;
-    }
-  }
-  if (!ok) std::fprintf(stderr, "weft-sim validate: a simulated run made the wrong task count\n");
-  return ok ? 0 : 1;
+  return write_results(a, in, rows);
 }
 
 }  // namespace sim
