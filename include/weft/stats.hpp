@@ -47,7 +47,7 @@ struct WorkerStats {
   // Parallel loops (weft/loop.hpp): loops this worker forked as PCBs, of which found their
   // PCB still queued and reused it in place; PCBs it appended to and removed from the loop
   // queue, and dequeues that recovered PCBs misplaced behind a removed tail; loops it ran
-  // serially (adaptive fork, or a full PCB or frame stack); chunks it ran of its own loops
+  // serially (adaptive fork, or a full PCB or loop frame stack); chunks it ran of its own loops
   // and of other workers' loops.
   std::uint64_t loops_forked = 0;
   std::uint64_t loops_reused_in_place = 0;
