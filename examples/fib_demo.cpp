@@ -72,25 +72,20 @@ struct Options {
 
 using common::UsageError;
 
-// "--n 0": how an error names the flag and the value it was given.
-std::string argument(std::string_view flag, std::string_view value) {
-  return std::string(flag) + " " + std::string(value);
-}
-
 // The flags, parsed into `o`; the table also writes --help's option list. A steal policy
 // weft rejects throws weft::ConfigError.
 common::FlagTable flag_table(Options& o) {
   return common::FlagTable({
       {"--n", "N", "compute fib(N), N from 1 to 50 (default 35)",
        [&o](std::string_view v) {
-         o.n = static_cast<int>(common::parse_integer(argument("--n", v), v, 1, 50));
+         o.n = static_cast<int>(common::parse_integer(common::argument("--n", v), v, 1, 50));
        }},
       {"--workers", "W,...", "worker counts, each 1 to 4096 (default 1,2)",
        [&o](std::string_view v) {
          o.workers.clear();
          for (const std::string_view w : common::split_list("--workers", v)) {
-           o.workers.push_back(
-               static_cast<unsigned>(common::parse_integer(argument("--workers", w), w, 1, 4096)));
+           o.workers.push_back(static_cast<unsigned>(
+               common::parse_integer(common::argument("--workers", w), w, 1, 4096)));
          }
        }},
       {"--steal", "P,...",
@@ -104,21 +99,22 @@ common::FlagTable flag_table(Options& o) {
        }},
       {"--repeat", "R", "repetitions, 1 to 1000 (default 5)",
        [&o](std::string_view v) {
-         o.repeat = static_cast<int>(common::parse_integer(argument("--repeat", v), v, 1, 1000));
+         o.repeat =
+             static_cast<int>(common::parse_integer(common::argument("--repeat", v), v, 1, 1000));
        }},
       {"--json", "FILE", "also write the figures, the sitting and the order as JSON",
        [&o](std::string_view v) { o.json = v; }},
       {"--only", "SIDE", "run one side only, serial or weft (for callgrind; no ratios then)",
        [&o](std::string_view v) {
          if (v != "serial" && v != "weft") {
-           throw UsageError(argument("--only", v), "expected serial or weft");
+           throw UsageError(common::argument("--only", v), "expected serial or weft");
          }
          o.run_serial = v == "serial";
          o.run_weft = v == "weft";
        }},
       {"--seed", "S", "the order's seed (default: random, printed)",
        [&o](std::string_view v) {
-         o.seed = common::parse_u64(argument("--seed", v), v);
+         o.seed = common::parse_u64(common::argument("--seed", v), v);
          o.seed_given = true;
        }},
   });

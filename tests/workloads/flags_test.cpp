@@ -71,6 +71,7 @@ TEST(FlagTable, WordsEveryErrorAsArgumentColonWhat) {
   EXPECT_EQ(error_of(t, {"stray"}), "stray: unexpected argument");
   EXPECT_EQ(error_of(t, {"--repeat", "0"}),
             "--repeat 0: expected a whole number from 1 to 9, got \"0\"");
+  EXPECT_EQ(common::argument("--repeat", "4x"), "--repeat 4x");
   EXPECT_EQ(error_of(t, {"--repeat", "4x"}),
             "--repeat 4x: expected a whole number from 1 to 9, got \"4x\"");
 }
@@ -81,7 +82,12 @@ TEST(FlagTable, ValueParsersCheckTheirRanges) {
   EXPECT_EQ(common::parse_u64("s", "18446744073709551615"), 18446744073709551615u);
   EXPECT_THROW((void)common::parse_u64("s", "-1"), UsageError);
   EXPECT_DOUBLE_EQ(common::parse_number("x", "2.5e-1", 0, 1), 0.25);
-  EXPECT_THROW((void)common::parse_number("x", "1.5", 0, 1), UsageError);
+  try {
+    (void)common::parse_number("--x 1.5", "1.5", 0, 0.5);
+    ADD_FAILURE() << "1.5 is above 0.5";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--x 1.5: expected a number from 0 to 0.5, got \"1.5\"");
+  }
   EXPECT_THROW((void)common::parse_number("x", "nan", 0, 1), UsageError);
   EXPECT_THROW((void)common::parse_number("x", "0.5s", 0, 1), UsageError);
   EXPECT_THROW((void)common::parse_number("x", " 0.5", 0, 1), UsageError);

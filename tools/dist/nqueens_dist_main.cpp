@@ -34,7 +34,7 @@ common::FlagTable flag_table(Args& a) {
   std::vector<common::Flag> flags{
       {"--n", "N", "the board's side, 1 to 20 (default 13)",
        [&a](std::string_view v) {
-         a.n = static_cast<int>(common::parse_integer("--n " + std::string(v), v, 1, kMaxN));
+         a.n = static_cast<int>(common::parse_integer(common::argument("--n", v), v, 1, kMaxN));
        }},
   };
   for (common::Flag& f : dist::search_flags(a.common)) flags.push_back(std::move(f));

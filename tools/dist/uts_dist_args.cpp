@@ -38,7 +38,7 @@ common::FlagTable flag_table(UtsDistArgs& a, TreeChoice& choice) {
        [&choice](std::string_view v) {
          choice.preset = uts::find_preset(v);
          if (choice.preset == nullptr) {
-           throw common::UsageError("--tree " + std::string(v),
+           throw common::UsageError(common::argument("--tree", v),
                                     "expected T1..T5, T1L..T3L, A or B");
          }
        }},

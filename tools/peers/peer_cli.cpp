@@ -53,7 +53,7 @@ common::FlagTable flag_table(PeerOptions& o, Given& given,
        "--schedule)",
        [&o, variants](std::string_view v) {
          if (std::find(variants.begin(), variants.end(), v) == variants.end()) {
-           throw kernels::SizeError("--loops " + std::string(v) +
+           throw kernels::SizeError(common::argument("--loops", v) +
                                     ": unknown loop variant (known: " + joined(variants) + ")");
          }
          o.loops = v;

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "workloads/common/text_format.hpp"
+
 namespace common {
 
 std::int64_t parse_integer(std::string_view argument, std::string_view text, std::int64_t lo,
@@ -38,8 +40,8 @@ double parse_number(std::string_view argument, std::string_view text, double lo,
   const double v = copy.empty() || blank_first ? 0.0 : std::strtod(copy.c_str(), &end);
   if (copy.empty() || blank_first || end != copy.c_str() + copy.size() || !std::isfinite(v) ||
       v < lo || v > hi) {
-    throw UsageError(argument, "expected a number from " + std::to_string(lo) + " to " +
-                                   std::to_string(hi) + ", got \"" + copy + "\"");
+    throw UsageError(argument, "expected a number from " + number(lo) + " to " + number(hi) +
+                                   ", got \"" + copy + "\"");
   }
   return v;
 }

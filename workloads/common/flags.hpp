@@ -21,6 +21,13 @@ class UsageError : public std::runtime_error {
       : std::runtime_error(std::string(argument) + ": " + std::string(what)) {}
 };
 
+// "--repeat 0": how a value's error names its argument, the flag and the value given.
+inline std::string argument(std::string_view flag, std::string_view value) {
+  std::string text(flag);
+  text.append(1, ' ').append(value);
+  return text;
+}
+
 // The value parsers the tables' flags share. Each throws UsageError naming `argument` (the
 // flag and its value as given, e.g. "--repeat 0") and saying what was expected.
 

@@ -72,8 +72,8 @@ Options parse(const std::vector<std::string_view>& args) {
                     throw common::UsageError(v, "unexpected argument");
                   }
                   const Operand& a = operands[given++];
-                  *a.value = static_cast<long>(common::parse_integer(
-                      std::string(a.name) + " " + std::string(v), v, a.low, a.high));
+                  *a.value = static_cast<long>(
+                      common::parse_integer(common::argument(a.name, v), v, a.low, a.high));
                 })
                 .parse(args);
   return o;

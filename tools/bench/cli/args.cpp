@@ -37,7 +37,7 @@ std::vector<std::string> parse_schedules(std::string_view text) {
     try {
       spec = weft::Schedule::parse(s, "--schedule").spec();
     } catch (const weft::ConfigError& e) {
-      throw UsageError("--schedule " + std::string(s), e.what());
+      throw UsageError(common::argument("--schedule", s), e.what());
     }
     if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
   }
@@ -58,7 +58,7 @@ void parse_steal(std::string_view text, Options& o) {
     try {
       o.steal_policies.push_back(weft::StealPolicy::parse(s, "--steal"));
     } catch (const weft::ConfigError& e) {
-      throw UsageError("--steal " + std::string(s), e.what());
+      throw UsageError(common::argument("--steal", s), e.what());
     }
     o.steal.emplace_back(s);
   }
@@ -75,7 +75,7 @@ std::vector<T> parse_choices(std::string_view option, std::string_view text,
     try {
       v = parse(s, option);
     } catch (const weft::ConfigError& e) {
-      throw UsageError(std::string(option) + " " + std::string(s), e.what());
+      throw UsageError(common::argument(option, s), e.what());
     }
     if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
   }
@@ -101,7 +101,7 @@ std::vector<bench_threads::Bench> parse_benches(std::string_view text) {
     } else if (s == "dtree") {
       b = Bench::kDtree;
     } else {
-      throw UsageError("--bench " + std::string(s),
+      throw UsageError(common::argument("--bench", s),
                        "unknown benchmark (known: micro, matmul, tree, many, barnes, dtree)");
     }
     if (std::find(benches.begin(), benches.end(), b) == benches.end()) benches.push_back(b);
@@ -113,7 +113,7 @@ std::vector<bench_threads::Bench> parse_benches(std::string_view text) {
 std::vector<std::size_t> parse_orders(std::string_view text) {
   std::vector<std::size_t> orders;
   for (std::string_view s : common::split_list("--n", text)) {
-    const std::string item = "--n " + std::string(s);
+    const std::string item = common::argument("--n", s);
     const auto n = static_cast<std::size_t>(common::parse_integer(item, s, 128, 8192));
     if ((n & (n - 1)) != 0)
       throw UsageError(item, "expected a power of two (the recursion halves n)");
@@ -126,7 +126,7 @@ std::vector<std::size_t> parse_byte_list(std::string_view option, std::string_vi
                                          std::size_t lo, std::size_t hi) {
   std::vector<std::size_t> values;
   for (std::string_view s : common::split_list(option, text)) {
-    const std::size_t v = parse_bytes(std::string(option) + " " + std::string(s), s, lo, hi);
+    const std::size_t v = parse_bytes(common::argument(option, s), s, lo, hi);
     if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
   }
   return values;
@@ -206,7 +206,7 @@ std::vector<Impl> parse_impls(std::string_view text) {
     } else if (s == "threads") {
       impl = Impl::kThreads;
     } else {
-      throw UsageError("--impl " + std::string(s),
+      throw UsageError(common::argument("--impl", s),
                        "unknown implementation (known: seq, weft, threads)");
     }
     bool seen = false;
@@ -224,7 +224,7 @@ void apply_tree_flags(Options& o,
   const uts::TreeParams base = o.tree;
   for (const auto& [flag, value] : flags) {
     const uts::FlagResult r = uts::apply_tree_flag(o.tree, flag, value);
-    if (!r.error.empty()) throw UsageError(std::string(flag) + " " + std::string(value), r.error);
+    if (!r.error.empty()) throw UsageError(common::argument(flag, value), r.error);
   }
   const std::string error = uts::validate(o.tree);
   if (!error.empty()) {
@@ -233,7 +233,7 @@ void apply_tree_flags(Options& o,
       uts::TreeParams alone = base;
       (void)uts::apply_tree_flag(alone, flag, value);
       if (!uts::validate(alone).empty()) {
-        culprit = std::string(flag) + " " + std::string(value);
+        culprit = common::argument(flag, value);
         break;
       }
     }
@@ -264,9 +264,10 @@ std::vector<std::string> parse_peers(std::string_view text) {
     // "gomp" or "gomp/nested": a peer, or one of its loop variants (the peer checks those).
     const std::string name(s.substr(0, s.find('/')));
     if (std::find(known_peers().begin(), known_peers().end(), name) == known_peers().end())
-      throw UsageError("--peers " + std::string(s), "unknown peer (known: " + known + ", or none)");
+      throw UsageError(common::argument("--peers", s),
+                       "unknown peer (known: " + known + ", or none)");
     if (s.size() == name.size() + 1)
-      throw UsageError("--peers " + std::string(s), "empty loop variant after '/'");
+      throw UsageError(common::argument("--peers", s), "empty loop variant after '/'");
     if (std::find(peers.begin(), peers.end(), s) == peers.end()) peers.emplace_back(s);
   }
   return peers;
@@ -328,17 +329,12 @@ namespace {
 
 using common::Flag;
 
-// "--repeat 0": how a value's error names its argument.
-std::string argument(std::string_view flag, std::string_view value) {
-  return std::string(flag) + " " + std::string(value);
-}
-
 // A row taking a whole number in [lo, hi] into `out` (an int, a size_t or a double).
 template <class T>
 Flag whole_number(std::string_view name, std::string_view value, std::string_view help,
                   std::int64_t lo, std::int64_t hi, T& out) {
   return {name, value, help, [name, lo, hi, &out](std::string_view v) {
-            out = static_cast<T>(common::parse_integer(argument(name, v), v, lo, hi));
+            out = static_cast<T>(common::parse_integer(common::argument(name, v), v, lo, hi));
           }};
 }
 
@@ -374,7 +370,7 @@ std::vector<Flag> shared_flags(Options& o, Given& given) {
          o.workers.clear();
          given.workers = true;
          for (std::string_view w : common::split_list("--workers", v)) {
-           const std::string item = argument("--workers", w);
+           const std::string item = common::argument("--workers", w);
            o.workers.push_back(static_cast<unsigned>(common::parse_integer(item, w, 1, 4096)));
          }
        }},
@@ -382,13 +378,14 @@ std::vector<Flag> shared_flags(Options& o, Given& given) {
        "repetitions (default: uts and fib 5, compare 3, threads 7;\n"
        "with --until-decided the first look's, at least 5, default 10)",
        [&o, &given](std::string_view v) {
-         o.repeat = static_cast<int>(common::parse_integer(argument("--repeat", v), v, 1, 100000));
+         o.repeat =
+             static_cast<int>(common::parse_integer(common::argument("--repeat", v), v, 1, 100000));
          given.repeat = true;
        }},
       path("--json", "FILE|-", "everything as JSON (\"-\": standard output)", o.json),
       {"--seed", "N", "the order's and the resamples' seed (default: random, recorded)",
        [&o, &given](std::string_view v) {
-         o.seed = common::parse_u64(argument("--seed", v), v);
+         o.seed = common::parse_u64(common::argument("--seed", v), v);
          given.seed = true;
        }},
       whole_number("--resamples", "N", "bootstrap resamples per interval (default 10000)", 2000,
@@ -415,7 +412,7 @@ std::vector<Flag> weft_run_flags(Options& o, Given& given) {
       {"--budget", "SECONDS", "--until-decided's limit (default 600)",
        [&o, &given](std::string_view v) {
          o.budget_s = static_cast<double>(
-             common::parse_integer(argument("--budget", v), v, 1, 7 * 24 * 3600));
+             common::parse_integer(common::argument("--budget", v), v, 1, 7 * 24 * 3600));
          given.budget = true;
        }},
   };
@@ -451,7 +448,7 @@ std::vector<Flag> uts_flags(Options& o, Given& given) {
        [&o](std::string_view v) {
          o.preset = uts::find_preset(v);
          if (o.preset == nullptr) {
-           throw UsageError(argument("--tree", v),
+           throw UsageError(common::argument("--tree", v),
                             "unknown tree preset (known: " + known_presets() + ")");
          }
          o.tree_name = o.preset->name;

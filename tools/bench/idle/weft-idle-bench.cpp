@@ -57,12 +57,9 @@ using common::UsageError;
 
 // The flags, parsed into `o`; the table also writes --help's option list.
 common::FlagTable flag_table(Options& o) {
-  auto arg = [](std::string_view flag, std::string_view value) {
-    return std::string(flag) + " " + std::string(value);
-  };
-  auto milliseconds = [arg](std::string_view flag, int& out) {
-    return [flag, &out, arg](std::string_view v) {
-      out = static_cast<int>(common::parse_integer(arg(flag, v), v, 1, 60000));
+  auto milliseconds = [](std::string_view flag, int& out) {
+    return [flag, &out](std::string_view v) {
+      out = static_cast<int>(common::parse_integer(common::argument(flag, v), v, 1, 60000));
     };
   };
   return common::FlagTable({
@@ -70,21 +67,22 @@ common::FlagTable flag_table(Options& o) {
        [&o](std::string_view v) {
          o.workers.clear();
          for (std::string_view w : common::split_list("--workers", v)) {
-           const std::string item = "--workers " + std::string(w);
+           const std::string item = common::argument("--workers", w);
            o.workers.push_back(static_cast<unsigned>(common::parse_integer(item, w, 2, 1024)));
          }
        }},
       {"--repeat", "R", "samples of each kind per worker count (default 7)",
-       [&o, arg](std::string_view v) {
-         o.repeat = static_cast<int>(common::parse_integer(arg("--repeat", v), v, 1, 1000));
+       [&o](std::string_view v) {
+         o.repeat =
+             static_cast<int>(common::parse_integer(common::argument("--repeat", v), v, 1, 1000));
        }},
       {"--idle-ms", "MS", "how long the pool sits idle before a wake sample (default 150)",
        milliseconds("--idle-ms", o.idle_ms)},
       {"--serial-ms", "MS", "how long an idle sample's root computes serially (default 400)",
        milliseconds("--serial-ms", o.serial_ms)},
       {"--seed", "S", "the order's seed (default: random, printed)",
-       [&o, arg](std::string_view v) {
-         o.seed = common::parse_u64(arg("--seed", v), v);
+       [&o](std::string_view v) {
+         o.seed = common::parse_u64(common::argument("--seed", v), v);
          o.seed_given = true;
        }},
       {"--json", "FILE", "every sample, the intervals, the order, the sitting and the host",

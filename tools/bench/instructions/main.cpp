@@ -83,11 +83,6 @@ struct Options {
 
 using common::UsageError;
 
-// "--jobs 0": how an error names the flag and the value it was given.
-std::string argument(std::string_view flag, std::string_view value) {
-  return std::string(flag) + " " + std::string(value);
-}
-
 common::FlagTable flag_table(Options& o) {
   return common::FlagTable({
       {"--count-instructions", "", "the plain run (what weft-bench --count-instructions execs)",
@@ -100,24 +95,26 @@ common::FlagTable flag_table(Options& o) {
        }},
       {"--jobs", "N", "run N valgrinds at a time, 1 to 64 (default 1; the counts do not\nchange)",
        [&o](std::string_view v) {
-         o.jobs = static_cast<unsigned>(common::parse_integer(argument("--jobs", v), v, 1, 64));
+         o.jobs =
+             static_cast<unsigned>(common::parse_integer(common::argument("--jobs", v), v, 1, 64));
          o.plain_flags = true;
        }},
       {"--region", "NAME", "(internal) run one region, as valgrind runs it: one of those below",
        [&o](std::string_view v) {
          o.region = v;
          if (bench_instructions::find_region(o.region) == nullptr) {
-           throw UsageError(argument("--region", v), "no such region");
+           throw UsageError(common::argument("--region", v), "no such region");
          }
        }},
       {"--size", "N", "(internal) fib(N), N chunks or N yields per thread",
        [&o](std::string_view v) {
-         o.size = static_cast<long>(common::parse_integer(argument("--size", v), v, 1, 10'000'000));
+         o.size = static_cast<long>(
+             common::parse_integer(common::argument("--size", v), v, 1, 10'000'000));
        }},
       {"--mechanism", "M", "(internal) the steal mechanism: request (default) or concurrent",
        [&o](std::string_view v) {
          if (v != "request" && v != "concurrent") {
-           throw UsageError(argument("--mechanism", v), "expected request or concurrent");
+           throw UsageError(common::argument("--mechanism", v), "expected request or concurrent");
          }
          o.mechanism = v;
          o.mechanism_given = true;

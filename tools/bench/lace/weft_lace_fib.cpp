@@ -87,26 +87,22 @@ struct Options {
 
 using common::UsageError;
 
-// "--n 0": how an error names the flag and the value it was given.
-std::string argument(std::string_view flag, std::string_view value) {
-  return std::string(flag) + " " + std::string(value);
-}
-
 // The flags, parsed into `o`; the table also writes --help's option list.
 common::FlagTable flag_table(Options& o) {
   return common::FlagTable({
       {"--n", "N", "compute fib(N), N from 1 to 50 (default 37)",
        [&o](std::string_view v) {
-         o.n = static_cast<int>(common::parse_integer(argument("--n", v), v, 1, 50));
+         o.n = static_cast<int>(common::parse_integer(common::argument("--n", v), v, 1, 50));
        }},
       {"--workers", "W", "workers of each runtime, 1 to 4096 (default 1)",
        [&o](std::string_view v) {
-         o.workers =
-             static_cast<unsigned>(common::parse_integer(argument("--workers", v), v, 1, 4096));
+         o.workers = static_cast<unsigned>(
+             common::parse_integer(common::argument("--workers", v), v, 1, 4096));
        }},
       {"--repeat", "R", "repetitions, 1 to 1000 (default 7)",
        [&o](std::string_view v) {
-         o.repeat = static_cast<int>(common::parse_integer(argument("--repeat", v), v, 1, 1000));
+         o.repeat =
+             static_cast<int>(common::parse_integer(common::argument("--repeat", v), v, 1, 1000));
        }},
       {"--json", "FILE", "also write the figures, the sitting and the order as JSON",
        [&o](std::string_view v) { o.json_path = v; }},
@@ -115,14 +111,14 @@ common::FlagTable flag_table(Options& o) {
        "instructions with callgrind)",
        [&o](std::string_view v) {
          if (std::find(std::begin(kForms), std::end(kForms), v) == std::end(kForms)) {
-           throw UsageError(argument("--only", v),
+           throw UsageError(common::argument("--only", v),
                             "expected serial, lace, spawn, noexcept or invoke");
          }
          o.only = v;
        }},
       {"--seed", "S", "the order's seed (default: random, printed)",
        [&o](std::string_view v) {
-         o.seed = common::parse_u64(argument("--seed", v), v);
+         o.seed = common::parse_u64(common::argument("--seed", v), v);
          o.seed_given = true;
        }},
   });

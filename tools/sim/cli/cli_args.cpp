@@ -17,12 +17,6 @@ constexpr int kMaxFib = 50;
 constexpr unsigned kMaxWorkers = 4096;
 constexpr int kMaxCalibrateRepeat = 1000;
 
-std::string with_value(std::string_view flag, std::string_view value) {
-  std::string argument(flag);
-  argument.append(1, ' ').append(value);
-  return argument;
-}
-
 // "T3", "T3 -r 7" (a preset with flags over it) or "-t 0 -b 2000 -q 0.124875 -m 8 -r 42"
 // (the reference's flags over its defaults).
 void parse_uts(std::string_view text, Workload& w) {
@@ -111,7 +105,7 @@ void parse_workload(std::string_view spec, Workload& w) {
   w.spec = std::string(spec);
   if (spec.starts_with("fib:")) {
     w.fib_n = static_cast<int>(
-        common::parse_integer(with_value("--workload", spec), spec.substr(4), 0, kMaxFib));
+        common::parse_integer(common::argument("--workload", spec), spec.substr(4), 0, kMaxFib));
     w.kind = Workload::Kind::kFib;
     return;
   }
@@ -134,15 +128,16 @@ std::vector<std::uint64_t> parse_counts(std::string_view flag, std::string_view 
                                         std::int64_t lo, std::int64_t hi) {
   std::vector<std::uint64_t> counts;
   for (std::string_view item : common::split_list(flag, list)) {
-    counts.push_back(
-        static_cast<std::uint64_t>(common::parse_integer(with_value(flag, item), item, lo, hi)));
+    counts.push_back(static_cast<std::uint64_t>(
+        common::parse_integer(common::argument(flag, item), item, lo, hi)));
   }
   return counts;
 }
 
 common::Flag seed_flag(std::uint64_t& seed) {
-  return {"--seed", "N", "the simulation's seed (default 1)",
-          [&seed](std::string_view v) { seed = common::parse_u64(with_value("--seed", v), v); }};
+  return {"--seed", "N", "the simulation's seed (default 1)", [&seed](std::string_view v) {
+            seed = common::parse_u64(common::argument("--seed", v), v);
+          }};
 }
 
 common::Flag barrier_flag(weft::Barrier& barrier) {
@@ -174,7 +169,8 @@ common::Flag json_flag(std::string& json_path, std::string_view help) {
 
 common::Flag repeat_flag(int& repeat, int max, std::string_view help) {
   return {"--repeat", "R", help, [&repeat, max](std::string_view v) {
-            repeat = static_cast<int>(common::parse_integer(with_value("--repeat", v), v, 1, max));
+            repeat =
+                static_cast<int>(common::parse_integer(common::argument("--repeat", v), v, 1, max));
           }};
 }
 

@@ -132,7 +132,7 @@ void take_steal(ModelArgs& args, std::string_view v) {
 void take_time(ModelArgs& args, std::string_view v) {
   if (args.mode == Mode::kGenerator) {
     args.time =
-        static_cast<double>(common::parse_integer("--time " + std::string(v), v, 2, kMaxSteps));
+        static_cast<double>(common::parse_integer(common::argument("--time", v), v, 2, kMaxSteps));
     return;
   }
   const std::optional<double> time = positive_number(v, kMaxModelTime, true);
@@ -174,7 +174,7 @@ std::vector<common::Flag> model_flags(ModelArgs& args) {
       {"--threshold", "T", "mitzenmacher: the least load stolen from, 2 to 64 (default 2)",
        [&args](std::string_view v) {
          args.threshold = static_cast<unsigned>(
-             common::parse_integer("--threshold " + std::string(v), v, 2, kMaxThreshold));
+             common::parse_integer(common::argument("--threshold", v), v, 2, kMaxThreshold));
        }},
       {"--time", "T",
        "mitzenmacher: time units (default 2000); generator: steps\n"

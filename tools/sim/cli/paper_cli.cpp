@@ -26,11 +26,11 @@ common::FlagTable paper_flags(PaperOptions& o, PaperFiles& files) {
       {"--workers", "P", "simulated workers, from 1 to 4096 (default 24, the paper's)",
        [&o](std::string_view v) {
          o.workers = static_cast<unsigned>(
-             common::parse_integer("--workers " + std::string(v), v, 1, 4096));
+             common::parse_integer(common::argument("--workers", v), v, 1, 4096));
        }},
       {"--fib", "N", "fib's N, from 2 to 50 (default 30)",
        [&o](std::string_view v) {
-         o.fib_n = static_cast<int>(common::parse_integer("--fib " + std::string(v), v, 2, 50));
+         o.fib_n = static_cast<int>(common::parse_integer(common::argument("--fib", v), v, 2, 50));
        }},
       {"--dags", "DIR", "the recorded DAGs' directory, for Figs. 17-24 (default: none)",
        [&o](std::string_view v) { o.dags_dir = std::string(v); }},
