@@ -13,7 +13,7 @@ set -euo pipefail
 
 # Keep this list in sync with .ci/run.
 PACKAGES=(build-essential cmake ninja-build libgtest-dev libssl-dev pkg-config valgrind python3
-  libtbb-dev libomp-dev clang-format libboost-context-dev nlohmann-json3-dev
+  libtbb-dev libomp-dev clang clang-format libboost-context-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin default-jdk-headless golang-go)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

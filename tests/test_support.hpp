@@ -132,6 +132,19 @@ inline weft::Config make_config(std::string_view policy, unsigned workers) {
   return c;
 }
 
+// The same, counting spawns (Config::count_spawns): for the tests that read Stats' spawns and
+// inline_joins, which a runtime counts only when asked to.
+inline weft::Config counting_config() {
+  weft::Config c = base_config();
+  c.count_spawns = true;
+  return c;
+}
+inline weft::Config counting_config(std::string_view policy, unsigned workers) {
+  weft::Config c = make_config(policy, workers);
+  c.count_spawns = true;
+  return c;
+}
+
 // "fixed:20" -> "fixed20": gtest parameter names may hold only letters, digits and '_'.
 inline std::string name_for(std::string_view policy, unsigned workers) {
   std::string name;

@@ -212,6 +212,11 @@ struct Config {
   // Timeline events kept per worker for Runtime::trace() (busy intervals, steals); 0 keeps
   // none. Implies profile. At most 16777216 (32 bytes each). (WEFT_TRACE_EVENTS)
   std::size_t trace_events = 0;
+  // Count spawns: Stats' spawns and inline_joins, and the profile's frame management, which
+  // charges each pushed task. Counting sends every spawn through its out-of-line path (about
+  // a dozen instructions more a spawn); off, spawn and join touch no counter, and Stats says
+  // the spawns were not counted. The profile implies it. (WEFT_COUNT_SPAWNS=0|1)
+  bool count_spawns = false;
   // The concurrent mechanism's barrier (see Barrier: process-wide, decided by the first
   // Runtime). (WEFT_BARRIER=auto|membarrier|fence)
   Barrier barrier = Barrier::kAuto;
@@ -250,6 +255,8 @@ struct Config {
   unsigned resolved_workers() const noexcept;
   // The task slots per worker after resolving 0 from worker_stack_bytes.
   std::size_t resolved_task_slots() const noexcept;
+  // Whether workers count spawns: count_spawns, or a profile (profile, trace_events).
+  bool counts_spawns() const noexcept { return count_spawns || profile || trace_events > 0; }
 };
 
 }  // namespace weft

@@ -24,6 +24,7 @@ constexpr std::size_t steal_size_bucket(std::int64_t n) noexcept {
 }
 
 struct WorkerStats {
+  // These two only where the runtime counts spawns (Config::count_spawns; Stats::spawns_counted).
   std::uint64_t spawns = 0;           // spawn calls made on this worker
   std::uint64_t inline_joins = 0;     // joins that popped their task and ran it here
   std::uint64_t overflow_spawns = 0;  // spawns run at once because the task stack was full
@@ -113,7 +114,10 @@ struct Stats {
   WorkerStats total;
   std::vector<WorkerStats> per_worker;
   ThreadStats threads;
-  bool profiled = false;       // Config::profile was on: the *_ns fields are measured
+  bool profiled = false;  // Config::profile was on: the *_ns fields are measured
+  // Config::counts_spawns() was on: spawns and inline_joins are counted. Off, they are 0 here,
+  // "-" in table() and null in json(); every other counter is counted either way.
+  bool spawns_counted = false;
   double frame_cost_ns = 0.0;  // the calibrated cost of one spawn+join (when profiled)
   // The concurrent mechanism's running estimate of one membarrier, in ns: the average of the
   // thieves' own timings, process-wide, which sets when a task stack switches its thieves to

@@ -63,16 +63,17 @@ typedef struct weft_config {
   size_t worker_stack_bytes; /* each worker's stack; 64 KiB to 1 GiB */
   size_t task_slots;         /* task slots per worker; 0: from the stack size */
   int profile;               /* 1: keep the busy/steal/idle/switch profile */
+  int count_spawns;          /* 1: count spawns in the stats (implied by profile) */
 } weft_config;
 
 /* weft::Config's defaults. */
 weft_config weft_config_default(void);
 
 /* Reads the WEFT_* environment variables (WEFT_WORKERS, WEFT_STEAL, WEFT_MECHANISM,
- * WEFT_SEED, WEFT_PIN, WEFT_STACK_SIZE, WEFT_TASK_SLOTS, WEFT_PROFILE, and checks every other
- * one weft reads) over the defaults into *config. WEFT_OK, or WEFT_ERROR_CONFIG with the
- * message (e.g. 'WEFT_WORKERS="abc": expected ...') in err[0..n), NUL-terminated, truncated
- * to fit; err may be NULL when n is 0. */
+ * WEFT_SEED, WEFT_PIN, WEFT_STACK_SIZE, WEFT_TASK_SLOTS, WEFT_PROFILE, WEFT_COUNT_SPAWNS,
+ * and checks every other one weft reads) over the defaults into *config. WEFT_OK, or
+ * WEFT_ERROR_CONFIG with the message (e.g. 'WEFT_WORKERS="abc": expected ...') in err[0..n),
+ * NUL-terminated, truncated to fit; err may be NULL when n is 0. */
 int weft_config_from_env(weft_config* config, char* err, size_t n);
 
 typedef struct weft_runtime weft_runtime;
@@ -129,10 +130,9 @@ void weft_clear_error(void);
  * this header came with (src/capi/capi_spawn.cpp checks them when libweft is compiled); none
  * of the weft_detail_ names is API. In C++ translation units, and where the compiler is not
  * GCC or Clang with 64-bit pointers, the two are plain calls of weft_spawn and weft_join. */
-#define WEFT_DETAIL_TAIL 0     /* the newest task's slot + 1 (TaskStack::tail_) */
-#define WEFT_DETAIL_HEAD 128   /* H, or above every slot (TaskStack::head_) */
-#define WEFT_DETAIL_LIMIT 136  /* below it a spawn may push (TaskStack::limit_) */
-#define WEFT_DETAIL_SPAWNS 256 /* the worker's spawn counter (WorkerCore::spawns) */
+#define WEFT_DETAIL_TAIL 0    /* the newest task's slot + 1 (TaskStack::tail_) */
+#define WEFT_DETAIL_HEAD 128  /* H, or above every slot (TaskStack::head_) */
+#define WEFT_DETAIL_LIMIT 136 /* below it a spawn may push (TaskStack::limit_) */
 #define WEFT_DETAIL_SLOT_BYTES 64
 #define WEFT_DETAIL_SLOT_FN 16 /* the C task in the slot's storage: fn, then arg */
 #define WEFT_DETAIL_SLOT_ARG 24
@@ -157,26 +157,42 @@ void* weft_detail_join_popped(uintptr_t word);
  * caller's future need not live in memory. */
 void* weft_detail_join_word(uintptr_t word);
 
+/* a >= *word and a == *word, *word read relaxed. On x86-64 one compare against memory, as the
+ * C++ task stack's checks are (task_stack.hpp: compilers fold no atomic load into a compare;
+ * an aligned 8-byte read is single-copy atomic there); elsewhere, and under ThreadSanitizer,
+ * the atomic load. */
+#if defined(__x86_64__) && !defined(WEFT_DETAIL_INLINE_TSAN)
+static inline int weft_detail_at_or_above(const char* a, char* const* word) {
+  _Bool r;
+  __asm__ __volatile__("cmpq %2, %1" : "=@ccae"(r) : "r"(a), "m"(*word));
+  return r;
+}
+static inline int weft_detail_equals(const char* a, char* const* word) {
+  _Bool r;
+  __asm__ __volatile__("cmpq %2, %1" : "=@cce"(r) : "r"(a), "m"(*word));
+  return r;
+}
+#else
+static inline int weft_detail_at_or_above(const char* a, char* const* word) {
+  return a >= __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+static inline int weft_detail_equals(const char* a, char* const* word) {
+  return a == __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+#endif
+
 static inline weft_future weft_spawn_nothrow(void* (*fn)(void*), void* arg) {
   char* const w = weft_detail_worker;
   /* relaxed: the owner's own variable, and a thief's limit seen late is seen next time. */
   char* const top = __atomic_load_n((char**)(w + WEFT_DETAIL_TAIL), __ATOMIC_RELAXED);
-  char* const limit = __atomic_load_n((char**)(w + WEFT_DETAIL_LIMIT), __ATOMIC_RELAXED);
-  if (__builtin_expect(fn == NULL || top >= limit, 0)) return weft_spawn(fn, arg);
+  if (__builtin_expect(fn == NULL || weft_detail_at_or_above(top, (char**)(w + WEFT_DETAIL_LIMIT)),
+                       0))
+    return weft_spawn(fn, arg);
   *(void* (**)(void*))(top + WEFT_DETAIL_SLOT_FN) = fn;
   *(void**)(top + WEFT_DETAIL_SLOT_ARG) = arg;
   *(void (**)(void))top = weft_detail_c_exec;
   /* release: the task written above happens-before a thief's acquire load of the tail. */
   __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), top + WEFT_DETAIL_SLOT_BYTES, __ATOMIC_RELEASE);
-#if defined(__x86_64__) && !defined(WEFT_DETAIL_INLINE_TSAN)
-  /* One non-locked add, as the C++ spawn counts (an aligned 8-byte store is atomic here). */
-  __asm__("addq $1, %0" : "+m"(*(uint64_t*)(w + WEFT_DETAIL_SPAWNS)) : : "cc");
-#else
-  {
-    uint64_t* const spawns = (uint64_t*)(w + WEFT_DETAIL_SPAWNS);
-    __atomic_store_n(spawns, __atomic_load_n(spawns, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
-  }
-#endif
   weft_future f = {(uintptr_t)top};
   return f;
 }
@@ -186,18 +202,18 @@ static inline void* weft_join_nothrow(weft_future* future) {
     const uintptr_t word = future->opaque;
     future->opaque = 1; /* empty */
     char* const w = weft_detail_worker;
-    char* const tail = __atomic_load_n((char**)(w + WEFT_DETAIL_TAIL), __ATOMIC_RELAXED);
     /* The newest task's slot, and only it, may be popped here; any other word (empty, a
      * task that ran at its spawn, an out-of-order join) goes to weft_join. */
-    if (__builtin_expect((uintptr_t)tail == word + WEFT_DETAIL_SLOT_BYTES, 1)) {
+    if (__builtin_expect(weft_detail_equals((char*)(word + WEFT_DETAIL_SLOT_BYTES),
+                                            (char**)(w + WEFT_DETAIL_TAIL)),
+                         1)) {
       char* const slot = (char*)word;
       /* relaxed, then a compiler barrier before the head's load: the thief's membarrier
        * pairs with it (docs/TASK_STACK.md). On a stack whose pop needs a full fence the head
        * read here is above every slot, so weft_detail_join_popped fences and decides. */
       __atomic_store_n((char**)(w + WEFT_DETAIL_TAIL), slot, __ATOMIC_RELAXED);
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
-      if (__builtin_expect(
-              __atomic_load_n((char**)(w + WEFT_DETAIL_HEAD), __ATOMIC_RELAXED) <= slot, 1)) {
+      if (__builtin_expect(weft_detail_at_or_above(slot, (char**)(w + WEFT_DETAIL_HEAD)), 1)) {
         void* (*const fn)(void*) = *(void* (**)(void*))(slot + WEFT_DETAIL_SLOT_FN);
         return fn(*(void**)(slot + WEFT_DETAIL_SLOT_ARG));
       }

@@ -41,6 +41,7 @@ weft_config from_cpp(const weft::Config& k) {
   c.worker_stack_bytes = k.worker_stack_bytes;
   c.task_slots = k.task_slots;
   c.profile = k.profile ? 1 : 0;
+  c.count_spawns = k.count_spawns ? 1 : 0;
   return c;
 }
 
@@ -52,10 +53,14 @@ weft::Config to_cpp(const weft_config& c) {
   k.seed = c.seed;
   if (c.pin < 0 || c.pin > 2) throw weft::ConfigError("pin: expected 0, 1 or 2 (auto)");
   if (c.profile != 0 && c.profile != 1) throw weft::ConfigError("profile: expected 0 or 1");
+  if (c.count_spawns != 0 && c.count_spawns != 1) {
+    throw weft::ConfigError("count_spawns: expected 0 or 1");
+  }
   k.pin = static_cast<weft::Pinning>(c.pin);
   k.worker_stack_bytes = c.worker_stack_bytes;
   k.task_slots = c.task_slots;
   k.profile = c.profile == 1;
+  k.count_spawns = c.count_spawns == 1;
   k.validate();
   return k;
 }

@@ -29,7 +29,6 @@ static_assert(offsetof(WorkerCore, stack) == 0);
 static_assert(TaskStack::field_offsets().tail == WEFT_DETAIL_TAIL);
 static_assert(TaskStack::field_offsets().head == WEFT_DETAIL_HEAD);
 static_assert(TaskStack::field_offsets().limit == WEFT_DETAIL_LIMIT);
-static_assert(offsetof(WorkerCore, spawns) == WEFT_DETAIL_SPAWNS);
 static_assert(sizeof(weft::detail::Counter) == sizeof(std::uint64_t));
 static_assert(sizeof(Slot) == WEFT_DETAIL_SLOT_BYTES);
 static_assert(offsetof(Slot, exec) == 0);

@@ -45,7 +45,8 @@ Pool::Pool(const Config& config)
   init_barrier_mode(config_.barrier);
   origin_ns_ = monotonic_ns();
   // Before the workers start: the calibration briefly makes this thread a worker of its own.
-  if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns();  // not the accessor
+  // A profiled runtime counts its spawns (Config::counts_spawns()): calibrated on such a stack.
+  if (profiled()) frame_cost_ns_ = ::weft::detail::frame_cost_ns(true);  // not the accessor
   if (config_.loops == LoopScheme::kDlist) {
     loop_queue_ = std::make_unique<DlistQueue>();
   } else {

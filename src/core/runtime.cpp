@@ -27,6 +27,7 @@ Stats Runtime::stats() const {
   std::lock_guard lock(pool_->stats_mutex());
   Stats s;
   s.profiled = pool_->profiled();
+  s.spawns_counted = pool_->config().counts_spawns();
   s.frame_cost_ns = pool_->frame_cost_ns();
   if (pool_->config().mechanism == StealMechanism::kConcurrent &&
       detail::barrier_mode() == detail::BarrierMode::kMembarrier) {

@@ -68,11 +68,21 @@ constexpr ThreadField kThreadFields[] = {
 constexpr std::size_t kCounterFields = 23;
 static_assert(std::string_view(kFields[kCounterFields].name) == "task_ns");
 
-void json_object(std::ostringstream& out, const WorkerStats& w) {
+// The fields a runtime that does not count spawns leaves unknown (Config::count_spawns).
+bool needs_spawn_counts(const Field& f) {
+  return f.member == &WorkerStats::spawns || f.member == &WorkerStats::inline_joins;
+}
+
+void json_object(std::ostringstream& out, const WorkerStats& w, bool spawns_counted) {
   out << '{';
   bool first = true;
   for (const Field& f : kFields) {
-    out << (first ? "" : ",") << '"' << f.name << "\":" << w.*f.member;
+    out << (first ? "" : ",") << '"' << f.name << "\":";
+    if (spawns_counted || !needs_spawn_counts(f)) {
+      out << w.*f.member;
+    } else {
+      out << "null";
+    }
     first = false;
   }
   out << ",\"steal_sizes_seen\":[";
@@ -124,7 +134,11 @@ std::string Stats::table() const {
     std::snprintf(buf, sizeof buf, "%-6s", label.c_str());
     out << buf;
     for (const Field& f : std::span(kFields, kCounterFields)) {
-      std::snprintf(buf, sizeof buf, " %15llu", static_cast<unsigned long long>(w.*f.member));
+      if (spawns_counted || !needs_spawn_counts(f)) {
+        std::snprintf(buf, sizeof buf, " %15llu", static_cast<unsigned long long>(w.*f.member));
+      } else {
+        std::snprintf(buf, sizeof buf, " %15s", "-");
+      }
       out << buf;
     }
     std::snprintf(buf, sizeof buf, "  %11.2f\n", w.tasks_per_steal());
@@ -132,6 +146,7 @@ std::string Stats::table() const {
   };
   for (std::size_t i = 0; i < per_worker.size(); ++i) row(std::to_string(i), per_worker[i]);
   row("total", total);
+  if (!spawns_counted) out << "spawns and inline_joins not counted (Config::count_spawns)\n";
   if (membarrier_ns > 0) out << "membarrier estimate " << membarrier_ns << " ns\n";
   if (threads.made > 0 || threads.heap_high_water > 0) {
     out << "\nthreads";
@@ -161,13 +176,15 @@ std::string Stats::table() const {
 
 std::string Stats::json() const {
   std::ostringstream out;
-  out << "{\"profiled\":" << (profiled ? "true" : "false") << ",\"frame_cost_ns\":" << frame_cost_ns
-      << ",\"membarrier_ns\":" << membarrier_ns << ",\"total\":";
-  json_object(out, total);
+  out << "{\"profiled\":" << (profiled ? "true" : "false")
+      << ",\"spawns_counted\":" << (spawns_counted ? "true" : "false")
+      << ",\"frame_cost_ns\":" << frame_cost_ns << ",\"membarrier_ns\":" << membarrier_ns
+      << ",\"total\":";
+  json_object(out, total, spawns_counted);
   out << ",\"workers\":[";
   for (std::size_t i = 0; i < per_worker.size(); ++i) {
     if (i != 0) out << ',';
-    json_object(out, per_worker[i]);
+    json_object(out, per_worker[i], spawns_counted);
   }
   out << "],\"threads\":{";
   for (std::size_t i = 0; i < std::size(kThreadFields); ++i) {

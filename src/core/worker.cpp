@@ -25,6 +25,7 @@
 #include "model/config_fields.hpp"
 #include "platform/cpu_clock.hpp"
 #include "platform/guard_fault.hpp"
+#include "platform/noipa.hpp"
 #include "threads/worker_switch.hpp"
 
 namespace weft::detail {
@@ -33,7 +34,7 @@ WorkerCore g_serial_worker{TaskStack::SerialTag{}};
 
 __thread WorkerCore* tls_worker __attribute__((tls_model(WEFT_TLS_MODEL))) = &g_serial_worker;
 
-[[gnu::noipa]] WorkerCore* current_worker_uncached() noexcept { return tls_worker; }
+WEFT_NOIPA WorkerCore* current_worker_uncached() noexcept { return tls_worker; }
 
 void run_stolen(Slot* s, WorkerCore* owner) noexcept {
   const Outcome outcome = s->exec(s);
@@ -64,7 +65,7 @@ Worker::Worker(Pool& pool, std::int32_t worker_id, const Config& config)
   request_.thief_id = worker_id;
   this->pool = &pool;
   stack.init(static_cast<Index>(config.resolved_task_slots()), config.mechanism,
-             config.barrier == Barrier::kAuto);
+             config.barrier == Barrier::kAuto, config.counts_spawns());
   if (config.adaptive_fork == AdaptiveFork::kOn && config.loops != LoopScheme::kSplit) {
     loop_idle = &pool.idle_counter();
   }
@@ -275,8 +276,9 @@ WorkerStats Worker::snapshot(double frame_cost_ns) const noexcept {
     s.*c.field = raw.*c.field - counter_base_.*c.field;
   }
   // Every pushed task is joined exactly once, inline or stolen; exact once run() returned
-  // (a task pushed before a reset and joined stolen after it can make this short).
-  const std::uint64_t pushed = s.spawns - s.overflow_spawns;
+  // (a task pushed before a reset and joined stolen after it can make this short). Unknown
+  // (left 0) where spawns are not counted.
+  const std::uint64_t pushed = stack.counting() ? s.spawns - s.overflow_spawns : 0;
   s.inline_joins = pushed >= s.stolen_joins ? pushed - s.stolen_joins : 0;
   s.steal_attempts = s.steals + s.failed_steals;
   for (std::size_t b = 0; b < kStealSizeBuckets; ++b) {

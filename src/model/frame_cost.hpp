@@ -9,8 +9,10 @@
 
 namespace weft::detail {
 
-// Nanoseconds; measured on first use (about 10 ms), then cached. Never negative.
-double frame_cost_ns();
+// Nanoseconds; measured on first use (about 10 ms), then cached. Never negative. `counting`:
+// on a stack that counts its spawns (TaskStack::counting()), as a profiled runtime's do, where
+// every spawn takes its out-of-line path.
+double frame_cost_ns(bool counting = false);
 
 // What a fenced stack (task_stack.hpp, BS1-BS3) adds to a spawn+join: every join there stores
 // T, fences and reads the true H out of line. The same recursion on a private fenced stack

@@ -7,7 +7,7 @@
 // State, beyond the stack's T and H (task_stack.hpp):
 //   request_     the pending request, or null. Set by the port holder; taken (exchanged for
 //                null) by the owner, or withdrawn (CAS back to null) by the thief.
-//   limit_       end_, or nullptr while a request may be pending: fails the spawn's check.
+//   limit_       open_limit_, or nullptr while a request may be pending: fails the spawn's check.
 //   head_        owner_head_ (the true H), or request_flag() while a request may be pending:
 //                fails the join's check.
 //   port_        held by the posting thief from its post until it has its answer or has
@@ -61,7 +61,7 @@ bool StealSide::withdraw_request(StealRequest* req) noexcept {
 
 StealRequest* StealSide::take_request() noexcept {
   // Clear the flags first, then take the request (RQ4).
-  s_.limit_.store(s_.end_, std::memory_order_seq_cst);
+  s_.limit_.store(s_.open_limit_, std::memory_order_seq_cst);
   s_.head_.store(s_.owner_head_, std::memory_order_seq_cst);
   return s_.request_.exchange(nullptr, std::memory_order_seq_cst);
 }

@@ -25,7 +25,7 @@ TaskStack::~TaskStack() {
   platform::release_reserved(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));
 }
 
-void TaskStack::init(Index capacity, StealMechanism mechanism, bool switching) {
+void TaskStack::init(Index capacity, StealMechanism mechanism, bool switching, bool counting) {
   // Reserved, not touched: a page of slots is committed when the stack first grows into it,
   // so the capacity can follow the deepest program the worker's thread stack allows (the
   // default) while a shallow one uses a few pages. The mapping is zero-filled, which is the
@@ -36,7 +36,9 @@ void TaskStack::init(Index capacity, StealMechanism mechanism, bool switching) {
   end_ = slots_ + capacity;
   tail_.store(slots_, std::memory_order_relaxed);
   owner_head_ = slots_;
-  limit_.store(end_, std::memory_order_relaxed);
+  // A stack of no slots (the serial worker's) diverts every spawn already and counts none.
+  open_limit_ = counting && capacity > 0 ? slots_ : end_;
+  limit_.store(open_limit_, std::memory_order_relaxed);
   mechanism_ = mechanism;
   // relaxed: decided once per process before any stack is initialised.
   const bool process_fenced = g_pop_needs_fence.load(std::memory_order_relaxed);

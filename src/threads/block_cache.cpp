@@ -8,6 +8,7 @@
 #include <atomic>
 #include <new>
 
+#include "platform/noipa.hpp"
 #include "weft/detail/worker_core.hpp"
 
 namespace weft::detail {
@@ -65,7 +66,7 @@ bool BlockCache::keep(void* p, std::size_t bytes, std::size_t align) noexcept {
 // Out of line so that the thread_local's address is taken afresh at each call (BC1 and llvm
 // #98479: a cached TLS address would name the OS thread a fiber ran on before its last
 // switch).
-[[gnu::noipa]] BlockCache* block_cache_of(const WorkerCore& running) noexcept {
+WEFT_NOIPA BlockCache* block_cache_of(const WorkerCore& running) noexcept {
   if (&running == &g_serial_worker) return nullptr;
   thread_local BlockCache cache;
   return &cache;

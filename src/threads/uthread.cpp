@@ -84,7 +84,8 @@ UThread* ThreadStore::make(std::unique_ptr<ThreadBody> body, std::size_t stack_b
   if (t == nullptr) {
     auto made = std::make_unique<UThread>();
     made->core.stack.init(thread_task_slots(default_stacks_.usable_bytes()),
-                          StealMechanism::kConcurrent, pool_.config().barrier == Barrier::kAuto);
+                          StealMechanism::kConcurrent, pool_.config().barrier == Barrier::kAuto,
+                          pool_.config().counts_spawns());
     made->core.pool = &pool_;
     made->core.thread = made.get();
     made->pool = &pool_;

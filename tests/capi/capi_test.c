@@ -83,6 +83,7 @@ static void test_config_default(void) {
   CHECK(strcmp(c.mechanism, "concurrent") == 0);
   CHECK(c.worker_stack_bytes == (size_t)64 << 20);
   CHECK(c.pin == 2 && c.profile == 0); /* pin: auto */
+  CHECK(c.count_spawns == 0);
 }
 
 static void test_config_from_env(void) {
@@ -212,8 +213,24 @@ static void test_nothrow(void) {
   CHECK(weft_run(rt, fib_counted, (void*)20, &result) == WEFT_OK && (intptr_t)result == 6765);
   CHECK(weft_run(rt, many_nothrow, NULL, &result) == WEFT_OK && (intptr_t)result == 9900);
   char json[8192];
-  CHECK(weft_stats_json(rt, json, sizeof json) == WEFT_OK && strstr(json, "\"spawns\"") != NULL);
+  CHECK(weft_stats_json(rt, json, sizeof json) == WEFT_OK);
+  CHECK(strstr(json, "\"spawns_counted\":false,") != NULL);
+  CHECK(strstr(json, "\"total\":{\"spawns\":null,") != NULL);
   weft_runtime_destroy(rt);
+  /* Counting: the inline spawn diverts to weft_spawn, which counts; 10945 = fib(20)'s spawns
+   * (fib(21) - 1), plus many_nothrow's 100. */
+  c.count_spawns = 1;
+  rt = weft_runtime_create(&c);
+  CHECK(rt != NULL);
+  if (rt == NULL) return;
+  CHECK(weft_run(rt, fib_counted, (void*)20, &result) == WEFT_OK && (intptr_t)result == 6765);
+  CHECK(weft_run(rt, many_nothrow, NULL, &result) == WEFT_OK && (intptr_t)result == 9900);
+  CHECK(weft_stats_json(rt, json, sizeof json) == WEFT_OK);
+  CHECK(strstr(json, "\"total\":{\"spawns\":11045,") != NULL);
+  weft_runtime_destroy(rt);
+  c.count_spawns = 2;
+  CHECK(weft_runtime_create(&c) == NULL && weft_last_status() == WEFT_ERROR_CONFIG);
+  c.count_spawns = 0;
   c.workers = 1;
   c.task_slots = 16; /* many_nothrow spawns 100: the rest run at their spawn */
   rt = weft_runtime_create(&c);

@@ -45,7 +45,7 @@ TEST(Idle, AnIdleTwoWorkerPoolUsesUnderFivePercentOfACore) {
 TEST(Idle, AnIdlePoolAfterAParallelRunOnManyWorkersSleeps) {
   weft::Runtime rt(weft_test::make_config("half", 8));
   const int n = weft_test::kSanitized ? 20 : 25;
-  ASSERT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n));
+  ASSERT_EQ(rt.run([] { return weft_fib(n); }), serial_fib(n));
   // Every worker parks after its backoff; on a loaded machine (ctest -j2 next to other
   // oversubscribed tests) that can take more than a few milliseconds, so wait for it.
   EXPECT_TRUE(weft_test::spin_until(

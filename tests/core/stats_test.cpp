@@ -69,11 +69,11 @@ weft::Stats settled_stats(const weft::Runtime& rt) {
 }
 
 TEST(Stats, OneWorkerFibCountsEverySpawnAsAnInlineJoin) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 1;
   weft::Runtime rt(c);
   const int n = 20;
-  ASSERT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n));
+  ASSERT_EQ(rt.run([] { return weft_fib(n); }), serial_fib(n));
   const weft::Stats s = rt.stats();
   ASSERT_EQ(s.per_worker.size(), 1u);
   EXPECT_EQ(s.total.spawns, fib_spawns(n));
@@ -97,7 +97,7 @@ std::int64_t chain_holding_slots(int depth) {
 }
 
 TEST(Stats, OverflowSpawnsAreCountedExactly) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 1;
   c.task_slots = 16;
   weft::Runtime rt(c);
@@ -113,7 +113,7 @@ class StatsMultiWorker : public ::testing::TestWithParam<Param> {};
 
 TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
   const auto& [spec, workers] = GetParam();
-  weft::Runtime rt(weft_test::make_config(spec, workers));
+  weft::Runtime rt(weft_test::counting_config(spec, workers));
   // 24 tasks of fib(m) each; the root waits until a thief has started one before it joins
   // them, so at least one steal certainly happens (fixed:20 needs 20 available tasks).
   const int tasks = 24;
@@ -123,7 +123,7 @@ TEST_P(StatsMultiWorker, CountersAreConsistentAfterAParallelRun) {
   const std::int64_t sum = rt.run([&] {
     std::vector<weft::Future<std::int64_t>> fs;
     for (int i = 0; i < tasks; ++i) {
-      fs.emplace_back(weft::spawn([&started, m] {
+      fs.emplace_back(weft::spawn([&started] {
         started.fetch_add(1);
         return weft_fib(m);
       }));
@@ -197,7 +197,7 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndWorkers, StatsMultiWorker,
                          weft_test::PolicyCountName{});
 
 TEST(Stats, ResetStatsZeroesAndCountingStartsAfresh) {
-  weft::Runtime rt(weft_test::make_config("half", 2));
+  weft::Runtime rt(weft_test::counting_config("half", 2));
   ASSERT_EQ(rt.run([] { return weft_fib(22); }), serial_fib(22));
   const weft::Stats before = settled_stats(rt);
   ASSERT_GT(before.total.spawns, 0u);
@@ -221,7 +221,7 @@ TEST(Stats, ResetStatsZeroesAndCountingStartsAfresh) {
 TEST(Stats, ResetWhileWorkersCountLosesNothing) {
   constexpr int kN = 18;
   const std::uint64_t per_run = fib_spawns(kN);
-  weft::Runtime rt(weft_test::make_config("adaptive", 4));
+  weft::Runtime rt(weft_test::counting_config("adaptive", 4));
   std::atomic<std::int64_t> started{0};
   std::atomic<bool> done{false};
   const std::int64_t runs = weft_test::scaled(4000, 400);
@@ -275,7 +275,7 @@ TEST(Stats, ResetWhileWorkersCountLosesNothing) {
 
 // The running maximum restarts at a reset although only its worker ever writes it.
 TEST(Stats, ResetRestartsTheMaximumStealStack) {
-  weft::Runtime rt(weft_test::make_config("half", 2));
+  weft::Runtime rt(weft_test::counting_config("half", 2));
   bool stole = false;
   for (int i = 0; i < 50 && !stole; ++i) {
     ASSERT_EQ(rt.run([] { return weft_fib(22); }), serial_fib(22));
@@ -288,7 +288,7 @@ TEST(Stats, ResetRestartsTheMaximumStealStack) {
 }
 
 TEST(Stats, JsonAndTableOfARealRunNameEveryField) {
-  weft::Runtime rt(weft_test::make_config("one", 2));
+  weft::Runtime rt(weft_test::counting_config("one", 2));
   ASSERT_EQ(rt.run([] { return weft_fib(18); }), serial_fib(18));
   const weft::Stats s = settled_stats(rt);
   const std::string json = s.json();
@@ -337,7 +337,7 @@ constexpr int kDeepWaitLevels = weft_test::kAddressSanitizer ? 500 : 3000;
 // until `enough` says so.
 template <class Enough>
 weft::Stats deep_waits_under(double fraction, int rounds, Enough enough) {
-  weft::Config c = weft_test::make_config("one", 2);
+  weft::Config c = weft_test::counting_config("one", 2);
   c.worker_stack_bytes = std::size_t{8} << 20;
   c.help_stack_fraction = fraction;
   weft::Runtime rt(c);
@@ -440,6 +440,7 @@ TEST(StatsFormat, TasksPerSteal) {
 
 TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   weft::Stats s;
+  s.spawns_counted = true;
   s.per_worker = {numbered(1), numbered(20)};
   s.total = s.per_worker[0];
   s.total += s.per_worker[1];
@@ -448,8 +449,8 @@ TEST(StatsFormat, JsonHasTotalThenWorkersWithEveryFieldInOrder) {
   const std::string json = s.json();
   EXPECT_EQ(
       json.rfind(
-          "{\"profiled\":false,\"frame_cost_ns\":0,\"membarrier_ns\":0,\"total\":{\"spawns\":21,"
-          "\"inline_joins\":23,",
+          "{\"profiled\":false,\"spawns_counted\":true,\"frame_cost_ns\":0,\"membarrier_ns\":0,"
+          "\"total\":{\"spawns\":21,\"inline_joins\":23,",
           0),
       0u)
       << json;
@@ -498,6 +499,7 @@ TEST(StatsFormat, JsonWithNoWorkers) {
 
 TEST(StatsFormat, TableHasAHeaderARowPerWorkerAndATotal) {
   weft::Stats s;
+  s.spawns_counted = true;
   s.per_worker = {numbered(1), numbered(1000)};
   s.total = s.per_worker[0];
   s.total += s.per_worker[1];
@@ -516,6 +518,43 @@ TEST(StatsFormat, TableHasAHeaderARowPerWorkerAndATotal) {
   std::ostringstream streamed;
   streamed << s;
   EXPECT_EQ(streamed.str(), table);
+}
+
+// A runtime that does not count spawns (the default) reports them as unknown, never as 0, and
+// counts everything else as before: steals, stolen joins and overflowing spawns.
+TEST(Stats, UncountedSpawnsAreReportedAsNotCounted) {
+  weft::Config c = weft_test::make_config("one", 2);
+  c.task_slots = 4;  // some spawns overflow, which is counted either way
+  ASSERT_FALSE(c.counts_spawns());
+  weft::Runtime rt(c);
+  ASSERT_EQ(rt.run([] { return weft_fib(18); }), serial_fib(18));
+  const weft::Stats s = settled_stats(rt);
+  EXPECT_FALSE(s.spawns_counted);
+  EXPECT_EQ(s.total.spawns, 0u);
+  EXPECT_EQ(s.total.inline_joins, 0u);
+  EXPECT_GT(s.total.overflow_spawns, 0u);
+  const std::string json = s.json();
+  EXPECT_NE(json.find("\"spawns_counted\":false"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"total\":{\"spawns\":null,\"inline_joins\":null,\"overflow_spawns\":"),
+            std::string::npos)
+      << json;
+  const std::string table = s.table();
+  EXPECT_NE(table.find("spawns and inline_joins not counted"), std::string::npos) << table;
+}
+
+// Counting under the request mechanism, whose pending-request flag shares the spawn's one
+// check with counting: a request served on the out-of-line path is still counted once.
+TEST(Stats, CountingStacksCountUnderTheRequestMechanism) {
+  weft::Config c = weft_test::counting_config("half", 2);
+  c.mechanism = weft::StealMechanism::kRequest;
+  weft::Runtime rt(c);
+  for (int round = 0; round < 5; ++round) {
+    ASSERT_EQ(rt.run([] { return weft_fib(20); }), serial_fib(20));
+  }
+  const weft::Stats s = settled_stats(rt);
+  EXPECT_TRUE(s.spawns_counted);
+  EXPECT_EQ(s.total.spawns, 5 * fib_spawns(20)) << s.table();
+  EXPECT_EQ(s.total.spawns, s.total.inline_joins + s.total.stolen_joins + s.total.overflow_spawns);
 }
 
 }  // namespace

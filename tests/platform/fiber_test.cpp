@@ -14,6 +14,7 @@
 
 #include "platform/fiber_context.hpp"
 #include "platform/fiber_stack.hpp"
+#include "platform/noipa.hpp"
 
 namespace {
 
@@ -110,7 +111,7 @@ struct Traveller {
 // The compiler takes pthread_self() (inside get_id) for a pure function of nothing and
 // reuses its first answer across the switches, which is wrong once the fiber has moved: read
 // it through a function it may not look into (llvm #98479 is the thread_local version).
-[[gnu::noipa]] std::thread::id current_thread_id() { return std::this_thread::get_id(); }
+WEFT_NOIPA std::thread::id current_thread_id() { return std::this_thread::get_id(); }
 
 void travel_entry(ExecutionContext& self, void* data) {
   auto& t = *static_cast<Traveller*>(data);

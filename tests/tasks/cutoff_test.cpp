@@ -29,7 +29,7 @@ long fib_max_tasks(int n, int k) {
 long fib_ref(int n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
 
 TEST(Cutoff, MaxLevelIsExactAndBoundsTheSpawns) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 2;
   weft::Runtime rt(c);
   for (int cut : {0, 1, 5, 12, 100}) {
@@ -45,7 +45,7 @@ TEST(Cutoff, MaxLevelIsExactAndBoundsTheSpawns) {
 }
 
 TEST(Cutoff, MaxTasksIsExactAndKeepsTheStackShallow) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 1;  // on one worker nothing is stolen, so the bound on pending tasks is exact
   weft::Runtime rt(c);
   for (int k : {0, 1, 3, 8}) {
@@ -70,7 +70,7 @@ TEST(Cutoff, SpawnIfFalseRunsAtOnceAndKeepsExceptions) {
 // than a word and exceptions, joined in order, must each get their own outcome back, however
 // the slots are recycled.
 TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 2;
   weft::Runtime rt(c);
   const long total = rt.run([] {
@@ -104,7 +104,7 @@ TEST(Cutoff, RecycledReadySlotsKeepEachOutcome) {
 // joined on another thread, here outside any runtime after run() returned: its slot then goes
 // to that thread's list.
 TEST(Cutoff, ReadySlotJoinedOnAnotherThread) {
-  weft::Config c = weft_test::base_config();
+  weft::Config c = weft_test::counting_config();
   c.workers = 2;
   std::vector<weft::Future<int>> made;
   {

@@ -50,7 +50,7 @@ class ExceptionsTest : public ::testing::TestWithParam<Param> {
 TEST_P(ExceptionsTest, ThrownInATaskIsRethrownAtItsJoin) {
   weft::Runtime rt(config());
   const int tasks = static_cast<int>(weft_test::scaled(400, 50));
-  const auto caught = rt.run([tasks] {
+  const auto caught = rt.run([] {
     std::vector<weft::Future<int>> fs;
     for (int i = 0; i < tasks; ++i) {
       fs.emplace_back(weft::spawn([i]() -> int {
@@ -168,6 +168,39 @@ TEST_P(ExceptionsTest, ScopeRethrowsTheFirstChildExceptionInJoinOrder) {
     EXPECT_STREQ(e.what(), "body");
   }
   EXPECT_EQ(ran.load(), 10);
+}
+
+// invoke_if's serial branch keeps invoke's rule: both sides run, and f's exception wins.
+TEST_P(ExceptionsTest, InvokeIfCutOffRunsBothSidesAndPropagatesFFirst) {
+  weft::Runtime rt(config());
+  for (bool cond : {false, true}) {
+    SCOPED_TRACE(cond ? "parallel" : "cut off");
+    std::atomic<int> ran{0};
+    try {
+      rt.run([&] {
+        (void)weft::invoke_if(
+            cond,
+            [&]() -> int {
+              ran.fetch_add(1);
+              throw TaskFailure(1);
+            },
+            [&]() -> int {
+              ran.fetch_add(10);
+              throw TaskFailure(2);
+            });
+      });
+      ADD_FAILURE() << "expected TaskFailure";
+    } catch (const TaskFailure& e) {
+      EXPECT_EQ(e.id, 1);
+    }
+    EXPECT_EQ(ran.load(), 11) << "both sides run";
+    EXPECT_THROW(rt.run([&] {
+      (void)weft::invoke_if(
+          cond, [&] { return ran.fetch_add(100); }, []() -> int { throw TaskFailure(3); });
+    }),
+                 TaskFailure);
+    EXPECT_EQ(ran.load(), 111);
+  }
 }
 
 TEST_P(ExceptionsTest, InvokePropagatesAndJoinsTheOtherSide) {

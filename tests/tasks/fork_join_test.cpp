@@ -156,7 +156,7 @@ class ForkJoinTest : public ::testing::TestWithParam<Param> {
  protected:
   const std::string& policy() const { return std::get<0>(GetParam()); }
   unsigned workers() const { return std::get<1>(GetParam()); }
-  weft::Config config() const { return weft_test::make_config(policy(), workers()); }
+  weft::Config config() const { return weft_test::counting_config(policy(), workers()); }
 };
 
 TEST_P(ForkJoinTest, FibMatchesSerial) {
@@ -166,7 +166,7 @@ TEST_P(ForkJoinTest, FibMatchesSerial) {
     EXPECT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n)) << "fib(" << n << ")";
   }
   const int big = weft_test::kSanitized ? 22 : 26;
-  EXPECT_EQ(rt.run([big] { return weft_fib(big); }), serial_fib(big));
+  EXPECT_EQ(rt.run([] { return weft_fib(big); }), serial_fib(big));
   EXPECT_EQ(rt.stats().total.spawns, weft_test::fib_spawns(big) + weft_test::fib_spawns(17) +
                                          weft_test::fib_spawns(10) + weft_test::fib_spawns(3) +
                                          weft_test::fib_spawns(2));
@@ -181,7 +181,7 @@ TEST_P(ForkJoinTest, BusyTreeIsStolenFromAndMatchesSerial) {
   // At least 3 rounds; on a loaded machine, more until some steal happened.
   int rounds = 0;
   while (rounds < 3 || (expect_steals && rt.stats().total.steals == 0 && rounds < 50)) {
-    ASSERT_EQ(rt.run([depth] { return weft_test::busy_tree(depth, 42, true); }), want)
+    ASSERT_EQ(rt.run([] { return weft_test::busy_tree(depth, 42, true); }), want)
         << "round " << rounds;
     ++rounds;
   }
@@ -215,7 +215,7 @@ TEST_P(ForkJoinTest, RandomTreesMatchSerialSums) {
 TEST_P(ForkJoinTest, InvokeComputesBothSides) {
   weft::Runtime rt(config());
   const std::int64_t n = scaled(200000, 20000);
-  EXPECT_EQ(rt.run([n] { return invoke_sum(0, n); }), serial_sum(0, n));
+  EXPECT_EQ(rt.run([] { return invoke_sum(0, n); }), serial_sum(0, n));
   // void sides contribute weft::Unit; results may be move-only.
   std::atomic<int> ran{0};
   rt.run([&] {
@@ -232,6 +232,43 @@ TEST_P(ForkJoinTest, InvokeComputesBothSides) {
     EXPECT_EQ(w, 7);
   });
   EXPECT_EQ(ran.load(), 111);
+}
+
+// invoke_if: the sum cut off below a grain. With the cut-off it runs serially, pushing nothing:
+// the counted spawns are exactly the nodes above the grain.
+std::int64_t invoke_if_sum(std::int64_t lo, std::int64_t hi, std::int64_t grain,
+                           std::atomic<std::int64_t>& parallel_nodes) {
+  if (hi - lo <= 1) return hi > lo ? lo * lo % 7 : 0;
+  const std::int64_t mid = lo + (hi - lo) / 2;
+  const bool parallel = hi - lo > grain;
+  if (parallel) parallel_nodes.fetch_add(1, std::memory_order_relaxed);
+  const auto [a, b] = weft::invoke_if(
+      parallel, [&] { return invoke_if_sum(lo, mid, grain, parallel_nodes); },
+      [&] { return invoke_if_sum(mid, hi, grain, parallel_nodes); });
+  return a + b;
+}
+
+TEST_P(ForkJoinTest, InvokeIfPushesOnlyAboveItsCutOff) {
+  weft::Runtime rt(config());
+  const std::int64_t n = scaled(100000, 20000);
+  for (std::int64_t grain : {std::int64_t{0}, std::int64_t{64}, n}) {
+    SCOPED_TRACE("grain " + std::to_string(grain));
+    rt.reset_stats();
+    std::atomic<std::int64_t> parallel_nodes{0};
+    EXPECT_EQ(rt.run([&] { return invoke_if_sum(0, n, grain, parallel_nodes); }), serial_sum(0, n));
+    const weft::Stats st = rt.stats();
+    EXPECT_EQ(st.total.spawns, static_cast<std::uint64_t>(parallel_nodes.load())) << st.table();
+  }
+  // Values as invoke gives them: weft::Unit for void, move-only values.
+  rt.run([] {
+    for (bool cond : {false, true}) {
+      auto [p, u] = weft::invoke_if(
+          cond, [] { return std::make_unique<int>(42); }, [] {});
+      ASSERT_NE(p, nullptr);
+      EXPECT_EQ(*p, 42);
+      EXPECT_EQ(u, weft::Unit{});
+    }
+  });
 }
 
 TEST_P(ForkJoinTest, ScopeJoinsVariableNumbersOfChildren) {
@@ -315,7 +352,7 @@ TEST_P(ForkJoinTest, DeepChainOfSpawnedChildren) {
   c.worker_stack_bytes = std::size_t{512} << 20;
   weft::Runtime rt(c);
   const int depth = kDeepLevels;
-  EXPECT_EQ(rt.run([depth] { return chain_through_children(depth); }), depth);
+  EXPECT_EQ(rt.run([] { return chain_through_children(depth); }), depth);
   EXPECT_EQ(rt.stats().total.spawns, static_cast<std::uint64_t>(depth));
 }
 
@@ -324,7 +361,7 @@ TEST_P(ForkJoinTest, DefaultTaskStackHoldsADeepChainOfPendingTasks) {
   c.worker_stack_bytes = std::size_t{512} << 20;
   weft::Runtime rt(c);
   const int depth = kDeepLevels;
-  EXPECT_EQ(rt.run([depth] { return chain_holding_slots(depth); }), depth);
+  EXPECT_EQ(rt.run([] { return chain_holding_slots(depth); }), depth);
   // The default task stack follows the worker stack (one slot per 64 bytes), so a chain that
   // fits the thread stack never runs out of slots: no spawn ran at once.
   EXPECT_EQ(rt.stats().total.spawns, static_cast<std::uint64_t>(depth));
@@ -337,7 +374,7 @@ TEST_P(ForkJoinTest, DeepRecursionOverflowsIntoInlineSpawns) {
   c.task_slots = weft_test::kSanitized ? 1024 : 8192;  // well below the depth
   weft::Runtime rt(c);
   const int depth = kDeepLevels;
-  EXPECT_EQ(rt.run([depth] { return chain_holding_slots(depth); }), depth);
+  EXPECT_EQ(rt.run([] { return chain_holding_slots(depth); }), depth);
   const weft::Stats st = rt.stats();
   EXPECT_EQ(st.total.spawns, static_cast<std::uint64_t>(depth));
   // Stolen leaves keep their slots until joined, so the root's stack fills after exactly
@@ -359,7 +396,7 @@ TEST_P(ForkJoinTest, TaskCapturesSurviveTheTasksOwnSpawns) {
       const std::int64_t b = 1000 + i;
       auto f = weft::spawn([a, b] {
         const std::int64_t k = 7777;
-        auto g = weft::spawn([k] { return k; });
+        auto g = weft::spawn([] { return k; });
         const std::int64_t x = g.join();
         return a + b + x;  // a and b are read after the nested spawn
       });
@@ -378,7 +415,7 @@ TEST_P(ForkJoinTest, TaskCapturesSurviveTheTasksOwnSpawns) {
       const std::int64_t b = 1000 + i;
       weft::Future<std::int64_t> f = weft::spawn([a, b] {
         const std::int64_t k = 7777;
-        auto g = weft::spawn([k] { return k; });
+        auto g = weft::spawn([] { return k; });
         const std::int64_t x = g.join();
         return a + b + x;
       });
@@ -414,7 +451,7 @@ TEST_P(ForkJoinTest, TinyTaskStacksStillComputeCorrectly) {
     c.task_slots = slots;
     weft::Runtime rt(c);
     const int n = weft_test::kSanitized ? 20 : 23;
-    EXPECT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n));
+    EXPECT_EQ(rt.run([] { return weft_fib(n); }), serial_fib(n));
     const TreeShape shape{8};
     EXPECT_EQ(rt.run([&] { return shape.with_futures(7, 0); }).total, shape.serial(7, 0).total);
     const weft::Stats st = rt.stats();
@@ -432,7 +469,7 @@ TEST_P(ForkJoinTest, JoinsFinishWithoutHelping) {
   weft::Runtime rt(c);
   weft_test::with_watchdog(std::chrono::seconds(60), "fib without helping", [&] {
     const int n = weft_test::kSanitized ? 20 : 24;
-    EXPECT_EQ(rt.run([n] { return weft_fib(n); }), serial_fib(n));
+    EXPECT_EQ(rt.run([] { return weft_fib(n); }), serial_fib(n));
   });
   EXPECT_EQ(rt.stats().total.leapfrogs, 0u) << "no help means no leapfrogging either";
 }
@@ -506,8 +543,8 @@ TEST(SerialElision, SpawnOnAPlainThreadRunsAtOnce) {
 }
 
 TEST(RunAcrossRuntimes, RunFromATaskOfAnotherRuntimeBlocksAndReturns) {
-  weft::Runtime outer(weft_test::make_config("half", 2));
-  weft::Runtime inner(weft_test::make_config("one", 2));
+  weft::Runtime outer(weft_test::counting_config("half", 2));
+  weft::Runtime inner(weft_test::counting_config("one", 2));
   const auto r = outer.run([&] {
     auto f = weft::spawn([] { return weft_fib(14); });
     const std::int64_t in = inner.run([] { return weft_fib(16); });

@@ -533,7 +533,7 @@ TEST_F(BarrierSwitchingTest, ARuntimeFencesClaimsUnderAutoAndNeverUnderMembarrie
     const int n = weft_test::kSanitized ? 16 : 20;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     for (int run = 0; run < 5000 && std::chrono::steady_clock::now() < deadline; ++run) {
-      EXPECT_EQ(rt.run([n] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
+      EXPECT_EQ(rt.run([] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
       if (enough(rt.stats().total, run)) break;
     }
     return rt.stats().total;
@@ -561,7 +561,7 @@ TEST_F(BarrierSwitchingTest, StatsReportTheMembarrierEstimateWhereItApplies) {
     const int n = weft_test::kSanitized ? 16 : 20;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     for (int run = 0; run < 5000 && std::chrono::steady_clock::now() < deadline; ++run) {
-      EXPECT_EQ(rt.run([n] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
+      EXPECT_EQ(rt.run([] { return weft_test::weft_fib(n); }), weft_test::serial_fib(n));
       if (rt.stats().total.steals >= 5) break;
     }
     const weft::Stats stats = rt.stats();

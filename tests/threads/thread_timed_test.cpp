@@ -184,7 +184,7 @@ TEST_P(TimedWaits, TasksWaitWithDeadlinesToo) {
 TEST_P(TimedWaits, NoSemaphoreUnitIsLostToAWaiterThatTimedOut) {
   weft::Runtime rt(weft_test::thread_config(GetParam(), 2));
   const int rounds = static_cast<int>(weft_test::scaled(200));
-  rt.run([rounds] {
+  rt.run([] {
     for (int round = 0; round < rounds; ++round) {
       weft::counting_semaphore<> sem(0);
       std::atomic<int> acquired{0};
@@ -221,7 +221,7 @@ TEST_P(TimedWaits, NoSemaphoreUnitIsLostToAWaiterThatTimedOut) {
 TEST_P(TimedWaits, NoNotifyOneIsLostToAWaiterThatTimedOut) {
   weft::Runtime rt(weft_test::thread_config(GetParam(), 2));
   const int rounds = static_cast<int>(weft_test::scaled(200));
-  rt.run([rounds] {
+  rt.run([] {
     for (int round = 0; round < rounds; ++round) {
       weft::mutex m;
       weft::condition_variable cv;

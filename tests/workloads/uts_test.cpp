@@ -355,7 +355,9 @@ using ThreadsCase = std::tuple<unsigned, std::size_t>;  // (threads, chunk size)
 class UtsThreads : public ::testing::TestWithParam<ThreadsCase> {};
 
 TEST_P(UtsThreads, AgreesWithSequentialOnEveryShape) {
-  const auto [threads, chunk] = GetParam();
+  // Not a structured binding: Clang before 16 cannot capture one in a lambda.
+  const unsigned threads = std::get<0>(GetParam());
+  const std::size_t chunk = std::get<1>(GetParam());
   weft_test::with_watchdog(kWatchdog, "UTS threads small trees", [&] {
     for (const SmallTree& t : small_trees()) {
       const uts::ThreadsResult r =

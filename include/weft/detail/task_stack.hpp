@@ -81,9 +81,50 @@
 #include <cstdint>
 
 #include "weft/config.hpp"
+#include "weft/detail/sanitizers.hpp"
 #include "weft/detail/slot.hpp"
 
 namespace weft::detail {
+
+// The owner's three checks (spawn's limit, join's T and H) compare a register with a word that
+// is std::atomic, relaxed. Neither GCC nor Clang folds an atomic load into the compare that
+// uses it, so each check would be a load, a compare and a branch; on x86-64 an asm does the
+// compare straight against memory. That is the same access: an aligned 8-byte load is
+// single-copy atomic there, as the `mov` a relaxed load compiles to is. The asm reads exactly
+// that word (an "m" operand) and is volatile, so the compiler neither drops it nor moves it
+// across a store that may alias the word or across a compiler barrier (pop_top()'s order,
+// store T then read H, depends on that). ThreadSanitizer builds keep the atomic load, which
+// TSan can see.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !WEFT_DETAIL_TSAN
+#define WEFT_DETAIL_COMPARE_IN_MEMORY 1
+#else
+#define WEFT_DETAIL_COMPARE_IN_MEMORY 0
+#endif
+
+// a >= word, word read relaxed.
+template <class T>
+inline bool at_or_above(const T* a, const std::atomic<T*>& word) noexcept {
+#if WEFT_DETAIL_COMPARE_IN_MEMORY
+  static_assert(sizeof(word) == 8 && alignof(std::atomic<T*>) == 8);
+  bool r;
+  asm volatile("cmpq %2, %1" : "=@ccae"(r) : "r"(a), "m"(word));  // flags of a - word, unsigned
+  return r;
+#else
+  return a >= word.load(std::memory_order_relaxed);
+#endif
+}
+
+// a == word, word read relaxed.
+template <class T>
+inline bool equals_word(const T* a, const std::atomic<T*>& word) noexcept {
+#if WEFT_DETAIL_COMPARE_IN_MEMORY
+  bool r;
+  asm volatile("cmpq %2, %1" : "=@cce"(r) : "r"(a), "m"(word));
+  return r;
+#else
+  return a == word.load(std::memory_order_relaxed);
+#endif
+}
 
 inline constexpr std::size_t kCacheLine = 64;
 // Adjacent-line prefetch pulls cache lines in pairs; shared fields are padded to two lines.
@@ -116,9 +157,10 @@ class TaskStack {
   // spawn on it runs at once (see the serial worker). `mechanism` says how thieves take
   // tasks from it.
   // `switching`: the stack may change its barrier at run time (Config::barrier = auto); it
-  // does only where the process's mode is membarrier.
+  // does only where the process's mode is membarrier. `counting`: every spawn diverts to its
+  // out-of-line path, which counts it (Config::counts_spawns()).
   void init(Index capacity, StealMechanism mechanism = StealMechanism::kConcurrent,
-            bool switching = false);
+            bool switching = false, bool counting = false);
   StealMechanism mechanism() const noexcept { return mechanism_; }
   bool request_mode() const noexcept { return mechanism_ == StealMechanism::kRequest; }
 
@@ -129,12 +171,13 @@ class TaskStack {
     return tail_.load(std::memory_order_relaxed);  // our own variable: a plain load
   }
   bool full(const Slot* top_slot) const noexcept { return top_slot == end_; }
-  // The spawn's one check: true when the stack is full or a steal request may be pending,
-  // both of which the spawn's slow path sorts out. limit_ is end_ unless a thief posted.
+  // The spawn's one check: true when the stack is full, a steal request may be pending, or
+  // the stack counts spawns, all of which the spawn's slow path sorts out. limit_ is
+  // open_limit_ (end_, or slots_ on a counting stack) unless a thief posted.
   bool diverts(const Slot* top_slot) const noexcept {
     // relaxed: a plain load; a request seen late is answered at the next spawn or join.
-    return reinterpret_cast<std::uintptr_t>(top_slot) >=
-           reinterpret_cast<std::uintptr_t>(limit_.load(std::memory_order_relaxed));
+    // Pointers compare as unsigned integers (limit_ may be nullptr).
+    return at_or_above(top_slot, limit_);
   }
   // The concurrent mechanism without membarrier: the owner's pop needs a full fence.
   // relaxed: the owner's own writes, or a thief's switch, which a stale read sends to the
@@ -142,8 +185,10 @@ class TaskStack {
   bool fenced() const noexcept { return fence_on_pop_.load(std::memory_order_relaxed); }
   // A steal request may be pending (request mechanism; always false otherwise).
   bool request_flagged() const noexcept {
-    return limit_.load(std::memory_order_relaxed) != end_;  // relaxed: as in diverts()
+    return limit_.load(std::memory_order_relaxed) != open_limit_;  // relaxed: as in diverts()
   }
+  // Every spawn diverts to the out-of-line path, which counts it (init's `counting`).
+  bool counting() const noexcept { return open_limit_ != end_; }
   // Either flag is up: what a join whose check failed looks at before answering (the two
   // are raised one after the other, so either may be seen first).
   bool request_flagged_at_join() const noexcept {
@@ -161,8 +206,9 @@ class TaskStack {
   // already ran, or an empty one) never equals the even address one past a slot, so this
   // one compare also sends those to the caller's slow path.
   Slot* top_if(std::uintptr_t word) const noexcept {
-    Slot* t = tail_.load(std::memory_order_relaxed);
-    return reinterpret_cast<std::uintptr_t>(t) == word + sizeof(Slot) ? t - 1 : nullptr;
+    // relaxed: our own variable. The word + 1 slot is never dereferenced unless it is T.
+    Slot* const above = reinterpret_cast<Slot*>(word + sizeof(Slot));
+    return equals_word(above, tail_) ? above - 1 : nullptr;
   }
 
   // Pops the newest task `top` (from top_if()). Returns true if no thief is at the slot: the
@@ -175,8 +221,9 @@ class TaskStack {
     // both sides. Request: no thief ever writes H or reads T to decide anything.
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // relaxed: ordered by the barrier pair (concurrent); our own word or a thief's flag
-    // whose request is read with acquire when served (request).
-    return head_.load(std::memory_order_relaxed) <= top;
+    // whose request is read with acquire when served (request). The compiler barrier above
+    // keeps the read after the store, in the asm form too.
+    return at_or_above(top, head_);
   }
 
   // pop_top() for a caller that does not check top_if() itself: an out-of-order join would
@@ -275,6 +322,9 @@ class TaskStack {
   Slot* end_ = nullptr;
   Slot* slots_ = nullptr;
   Slot* owner_head_ = nullptr;  // request mechanism: the true H (owner-private)
+  // limit_'s value while no request is pending: end_, so that only a full stack diverts a
+  // spawn, or slots_ (below every top) on a counting stack, so that every spawn does.
+  Slot* open_limit_ = nullptr;
   // The concurrent mechanism without membarrier, for good or for now (BS1-BS3).
   std::atomic<bool> fence_on_pop_{false};
   bool switching_ = false;  // may change its barrier (set at init)
@@ -283,7 +333,7 @@ class TaskStack {
   // Thieves' line: written on claims (concurrent) or posts (request), read by the owner on
   // every pop (head_) and spawn (limit_): a hit unless a thief just wrote it.
   alignas(kFalseSharingRange) std::atomic<Slot*> head_{nullptr};
-  // end_, or nullptr (below every slot) while a request may be pending.
+  // open_limit_, or nullptr (below every slot) while a request may be pending.
   std::atomic<Slot*> limit_{nullptr};
   // H on a fenced stack (see h()); unused otherwise.
   std::atomic<Slot*> fenced_head_{nullptr};

@@ -21,12 +21,10 @@ struct UThread;  // src/threads/uthread.hpp
 // a baseline the reader subtracts (Worker::reset_counters).
 class Counter {
  public:
-  // Once per spawn, so it is the cheapest increment there is. On x86-64 that is one
-  // non-locked `add` on the counter's memory: an aligned 8-byte store is single-copy atomic
-  // there, so a reader never sees a torn value. The portable form below compiles to a load,
-  // an add and a store (compilers do not merge atomic accesses), and fib(35) on one worker
-  // ran ~5% slower with it (medians of 7 alternated runs; callgrind: 2 instructions more a
-  // spawn). ThreadSanitizer builds keep the portable form, which TSan can see.
+  // The cheapest increment there is: on x86-64 one non-locked `add` on the counter's memory
+  // (an aligned 8-byte store is single-copy atomic there, so a reader never sees a torn
+  // value). The portable form below compiles to a load, an add and a store (compilers do not
+  // merge atomic accesses). ThreadSanitizer builds keep the portable form, which TSan can see.
 #if (defined(__x86_64__) || defined(_M_X64)) && !WEFT_DETAIL_TSAN
   void bump() noexcept {
     static_assert(sizeof(value_) == sizeof(std::uint64_t));
@@ -53,9 +51,11 @@ struct alignas(kFalseSharingRange) WorkerCore {
   explicit WorkerCore(TaskStack::SerialTag tag) noexcept : stack(tag) {}
 
   TaskStack stack;
-  // Owner-written, away from thief-written lines. Only `spawns` is on the fast path; the
-  // inline joins are derived (every pushed task is joined once, inline or stolen).
-  alignas(kFalseSharingRange) Counter spawns;  // pushed tasks plus overflow_spawns
+  // Owner-written, away from thief-written lines, and none on the fast path: `spawns` counts
+  // on the spawn's out-of-line path, where a counting stack sends every spawn
+  // (TaskStack::counting()); the inline joins are derived (every pushed task is joined once,
+  // inline or stolen).
+  alignas(kFalseSharingRange) Counter spawns;  // counted pushes plus overflow_spawns
   Counter overflow_spawns;
   Counter stolen_joins;
   std::int32_t id = 0;
@@ -114,9 +114,11 @@ inline WorkerCore* current_worker() noexcept { return tls_worker; }
 #endif
 inline bool on_worker() noexcept { return current_worker() != &g_serial_worker; }
 
+// A spawn that runs at once on a worker: always counted as an overflow, and as a spawn where
+// spawns are counted.
 inline void note_overflow_spawn(WorkerCore* w) noexcept {
   if (w != &g_serial_worker) {
-    w->spawns.bump();
+    if (w->stack.counting()) w->spawns.bump();
     w->overflow_spawns.bump();
   }
 }

@@ -532,6 +532,7 @@ TEST(BenchCliSweep, WrongPublishedCountsAreReported) {
 }
 
 TEST(BenchCliSweep, FibMatchesAndReports) {
+  const ScopedEnv env{{"WEFT_COUNT_SPAWNS", "1"}};  // the counters below read spawns
   const Options o =
       parse({"fib", "18", "--steal", "one,fixed:2", "--workers", "1,2", "--repeat", "2"});
   const bench_cli::FibResult result = bench_cli::run_fib(o);
@@ -552,6 +553,7 @@ TEST(BenchCliSweep, FibMatchesAndReports) {
 // fib on the request mechanism: verified (run_fib throws otherwise), labelled and recorded as
 // such in the table and the JSON.
 TEST(BenchCliSweep, FibOnTheRequestMechanism) {
+  const ScopedEnv env{{"WEFT_COUNT_SPAWNS", "1"}};
   const Options o = parse({"fib", "18", "--mechanism", "request", "--steal", "one,half",
                            "--workers", "1,2", "--repeat", "2"});
   const bench_cli::FibResult result = bench_cli::run_fib(o);

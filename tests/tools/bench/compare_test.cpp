@@ -47,7 +47,8 @@ TEST(BenchCompareArgs, DefaultsAreTheDocumentedSuite) {
   EXPECT_EQ(o.workload_specs,
             (std::vector<std::string>{"fib:35", "uts:T3", "nqueens:13", "strassen:1024",
                                       "sparselu:50x100", "fft:2^22", "sort:1e7", "matmul:1024"}));
-  EXPECT_EQ(o.peers, (std::vector<std::string>{"gomp", "libomp", "tbb", "rayon", "java", "go"}));
+  EXPECT_EQ(o.peers,
+            (std::vector<std::string>{"gomp", "libomp", "tbb", "rayon", "chili", "java", "go"}));
   EXPECT_EQ(o.mechanisms, std::vector<weft::StealMechanism>{weft::StealMechanism::kConcurrent});
 }
 
@@ -367,8 +368,8 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
   ASSERT_EQ(result.workloads.size(), 3u);
   const std::vector<std::string> built = built_peers();
   for (const auto& w : result.workloads) {
-    // serial + 2 policies x 2 worker counts + 6 peers x 2 worker counts, none dropped.
-    ASSERT_EQ(w.runs.size(), 1u + 4u + 12u) << w.spec.text();
+    // serial + 2 policies x 2 worker counts + 7 peers x 2 worker counts, none dropped.
+    ASSERT_EQ(w.runs.size(), 1u + 4u + 14u) << w.spec.text();
     EXPECT_EQ(w.runs.front().impl, "serial");
     for (const auto& run : w.runs) {
       const bool built_peer = std::find(built.begin(), built.end(), run.impl) != built.end();
@@ -392,8 +393,8 @@ TEST(BenchCompareRun, EveryImplementationRunsOrIsSkippedWithAReason) {
 
 // A loop workload end to end: weft once per schedule, each built peer once per loop variant
 // it lists (OpenMP: outer, nested, taskloop; oneTBB: four partitioners) and per schedule,
-// Rayon skipped; all verified with the serial result; the table and JSON carry the schedule,
-// cost, ns per iteration, threads.
+// Rayon and chili skipped; all verified with the serial result; the table and JSON carry the
+// schedule, cost, ns per iteration, threads.
 TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
   Options o = parse({"compare", "--workloads", "matmul-loops:20:kij,gauss-jordan:12", "--workers",
                      "1,2", "--steal", "one", "--schedule", "dynamic:1,factoring", "--repeat", "2",
@@ -408,7 +409,7 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
     if (!is_built(peer)) return 1;  // one skipped series
     if (peer == "gomp" || peer == "libomp") return 3 * 2;
     if (peer == "tbb") return 4 * 2;
-    return 1;  // rayon, java, go: no loop workloads
+    return 1;  // rayon, chili, java, go: no loop workloads
   };
   std::size_t peer_runs = 0;
   for (const std::string& peer : bench_cli::known_peers()) peer_runs += 2 * series_of(peer);
@@ -419,7 +420,8 @@ TEST(BenchCompareRun, LoopWorkloadRunsEveryScheduleAndVariant) {
     EXPECT_EQ(w.runs[1].label(), "weft concurrent/one dynamic:1 w=1");
     EXPECT_EQ(w.runs[4].label(), "weft concurrent/one factoring w=2");
     for (const auto& run : w.runs) {
-      const bool has_no_loops = run.impl == "rayon" || run.impl == "java" || run.impl == "go";
+      const bool has_no_loops =
+          run.impl == "rayon" || run.impl == "chili" || run.impl == "java" || run.impl == "go";
       if (has_no_loops || (run.is_peer() && !is_built(run.impl))) {
         EXPECT_FALSE(run.skipped.empty()) << run.label();
         continue;

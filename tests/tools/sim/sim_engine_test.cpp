@@ -329,6 +329,7 @@ long fib_weft(int n) {
 weft::Config one_worker() {
   weft::Config c;
   c.workers = 1;
+  c.count_spawns = true;  // the tests read its spawns
   return c;
 }
 

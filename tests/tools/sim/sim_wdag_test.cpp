@@ -203,6 +203,7 @@ template <class W>
 weft::WorkerStats weft_one_worker(const typename W::Params& params) {
   weft::Config config;
   config.workers = 1;
+  config.count_spawns = true;
   weft::Runtime runtime(config);
   weft::Stats stats;
   kernels::WeftPar par(runtime, &stats);

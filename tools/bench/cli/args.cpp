@@ -636,7 +636,7 @@ const char kSynopsis[] =
     "                 [--until-decided [--budget SECONDS]] [--resamples 10000]\n"
     "  weft-bench compare [--workloads NAME[:SIZE],...] [--steal POLICY,...] [--workers 2]\n"
     "                 [--mechanism concurrent,request] [--peers "
-    "gomp,libomp,tbb,rayon,java,go|none]\n"
+    "gomp,libomp,tbb,rayon,chili,java,go|none]\n"
     "                 [--peer-dir DIR] [--repeat 3] [--json FILE|-] [--profile]\n"
     "                 [--schedule dynamic:1,factoring,...] [--loops pcb,dlist,split]\n"
     "                 [--frames stack,pool] [--adaptive 0,1,lazy] [--seed N]\n"

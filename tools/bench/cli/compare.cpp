@@ -209,7 +209,8 @@ CompareWorkload plan(const Options& o, const kernels::Spec& spec, const std::str
 }  // namespace
 
 const std::vector<std::string>& known_peers() {
-  static const std::vector<std::string> peers{"gomp", "libomp", "tbb", "rayon", "java", "go"};
+  static const std::vector<std::string> peers{"gomp",  "libomp", "tbb", "rayon",
+                                              "chili", "java",   "go"};
   return peers;
 }
 

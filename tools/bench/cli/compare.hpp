@@ -1,8 +1,9 @@
 // weft-bench compare: the workloads of workloads/kernels run on the serial elision, on weft
 // (each chosen steal mechanism and policy) and on every chosen peer (tools/peers: OpenMP tasks
-// on libgomp and libomp, oneTBB, Rayon, Java's ForkJoinPool, Go), at each worker count. A loop
-// workload runs weft once per loop schedule and each peer once per loop variant (OpenMP taskloop,
-// outer, nested; oneTBB's partitioners) and per schedule (the peer protocol's --schedule: each
+// on libgomp and libomp, oneTBB, Rayon, chili, Java's ForkJoinPool, Go), at each worker count. A
+// loop workload runs weft once per loop schedule and each peer once per loop variant (OpenMP
+// taskloop, outer, nested; oneTBB's partitioners) and per schedule (the peer protocol's --schedule:
+// each
 // --schedule spec, mapped onto the peer's own as omp_par.hpp and tbb_par.hpp say; without
 // --schedule the peer's "default"), each its own series. Within a workload the runs alternate
 // implementation by implementation in every repetition, so that the machine's noise falls on all of

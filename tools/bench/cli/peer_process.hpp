@@ -1,6 +1,7 @@
 // Runs one peer executable (tools/peers/peer_cli.hpp's protocol) as a child process and reads
 // its answer: the peers are separate programs because libgomp and libomp export the same
-// symbols, Rayon is Rust, and a runtime's idle threads must not linger into the next run.
+// symbols, Rayon and chili are Rust, and a runtime's idle threads must not linger into the next
+// run.
 #pragma once
 
 #include <stdexcept>

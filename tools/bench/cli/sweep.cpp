@@ -62,7 +62,8 @@ void add_load(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>&
 
 // Runs one weft repetition of `setup`, timing only rt.run, and records its counters (and
 // profile). `load`, if given, is what the run counted (left empty: no load measured);
-// otherwise the load is the spawns per worker.
+// otherwise the load is the spawns per worker, where the runtime counts them
+// (WEFT_COUNT_SPAWNS=1, or --profile), and none is measured where it does not.
 template <class F>
 auto run_weft(WeftSetup& setup, Record& r, F&& f,
               const std::vector<std::uint64_t>* load = nullptr) {
@@ -78,7 +79,7 @@ auto run_weft(WeftSetup& setup, Record& r, F&& f,
   for (std::size_t i = 0; i < stats.per_worker.size(); ++i) r.per_worker[i] += stats.per_worker[i];
   if (load != nullptr) {
     add_load(r.load, *load);
-  } else {
+  } else if (stats.spawns_counted) {
     std::vector<std::uint64_t> spawns;
     for (const auto& w : stats.per_worker) spawns.push_back(w.spawns);
     add_load(r.load, spawns);

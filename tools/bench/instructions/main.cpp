@@ -189,11 +189,13 @@ constexpr long kYieldsA = 500, kYieldsB = 1000;  // per thread: 1000 and 2000 sw
 const std::vector<Row> kRows{
     {"spawn+join", "spawn", "spawn", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "noexcept", "noexcept", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "spawn, no cleanup", "no-cleanup", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "invoke", "invoke", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "scope", "scope", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "spawn_if", "spawn_if", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "future_vector", "future_vector", "serial", "request", {kVectorA, kVectorB}},
     {"spawn+join", "spawn/concurrent", "spawn", "serial", "concurrent", {kFibA, kFibB}},
+    {"cut-off node", "invoke_if(false)", "invoke-if", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "c weft_spawn", "c-spawn", "c-serial", "request", {kFibA, kFibB}},
     {"spawn+join", "c weft_spawn_nothrow", "c-nothrow", "c-serial", "request", {kFibA, kFibB}},
     {"loop chunk",

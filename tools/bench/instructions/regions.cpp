@@ -38,10 +38,32 @@ long noexcept_fib(int n) noexcept {
   return a.join() + b;
 }
 
+// spawn_fib with the Future's exception cleanup compiled out: the future kept as its bare word
+// (weft's internal form), so nothing would join it if fib(n - 2) threw. Not a form to use; it
+// measures what the cleanup alone costs the spawn/join form.
+long no_cleanup_fib(int n) {
+  if (n < 2) return n;
+  const auto task = [n] { return no_cleanup_fib(n - 1); };
+  const std::uintptr_t word = weft::detail::spawn_word(task);
+  const long b = no_cleanup_fib(n - 2);
+  return weft::detail::FutureAccess::join_word<weft::SpawnedFuture<decltype(task)>>(word) + b;
+}
+
 long invoke_fib(int n) {
   if (n < 2) return n;
   const auto [a, b] =
       weft::invoke([n] { return invoke_fib(n - 1); }, [n] { return invoke_fib(n - 2); });
+  return a + b;
+}
+
+// invoke_if whose condition fails at every node (a variable, as a program's cutoff is): against
+// the serial recursion, what the test and the untaken parallel branch add to two plain calls.
+int g_never = 1 << 30;
+
+long invoke_if_fib(int n) {
+  if (n < 2) return n;
+  const auto [a, b] = weft::invoke_if(
+      n > g_never, [n] { return invoke_if_fib(n - 1); }, [n] { return invoke_if_fib(n - 2); });
   return a + b;
 }
 
@@ -105,10 +127,12 @@ enum class Kind {
   kSerial,
   kSpawn,
   kNoexcept,
+  kNoCleanup,
   kInvoke,
   kScope,
   kSpawnIf,
   kFutureVector,
+  kInvokeIf,
   kCSerial,
   kCSpawn,
   kCNothrow,
@@ -132,12 +156,16 @@ const std::vector<RegionKind>& table() {
       {{"spawn", Unit::kFibSpawns, "fib with weft::spawn and Future::join"}, Kind::kSpawn},
       {{"noexcept", Unit::kFibSpawns, "the same in a noexcept function with a noexcept task"},
        Kind::kNoexcept},
+      {{"no-cleanup", Unit::kFibSpawns, "spawn's fib with the Future's cleanup compiled out"},
+       Kind::kNoCleanup},
       {{"invoke", Unit::kFibSpawns, "fib with weft::invoke"}, Kind::kInvoke},
       {{"scope", Unit::kFibSpawns, "fib with a weft::scope of one child"}, Kind::kScope},
       {{"spawn_if", Unit::kFibSpawns, "fib with weft::spawn_if whose condition holds"},
        Kind::kSpawnIf},
       {{"future_vector", Unit::kFibSpawns, "fib with a weft::FutureVector of one future"},
        Kind::kFutureVector},
+      {{"invoke-if", Unit::kFibSpawns, "fib with weft::invoke_if whose condition fails"},
+       Kind::kInvokeIf},
       {{"c-serial", Unit::kFibSpawns, "the plain recursive fib in C (the C forms' baseline)"},
        Kind::kCSerial},
       {{"c-spawn", Unit::kFibSpawns, "fib in C with weft_spawn and weft_join"}, Kind::kCSpawn},
@@ -202,10 +230,12 @@ long fib_region(Kind kind, const std::string& mechanism, int n, bool on) {
   switch (kind) {
     case Kind::kSpawn: fib = spawn_fib; break;
     case Kind::kNoexcept: fib = noexcept_fib; break;
+    case Kind::kNoCleanup: fib = no_cleanup_fib; break;
     case Kind::kInvoke: fib = invoke_fib; break;
     case Kind::kScope: fib = scope_fib; break;
     case Kind::kSpawnIf: fib = spawn_if_fib; break;
     case Kind::kFutureVector: fib = future_vector_fib; break;
+    case Kind::kInvokeIf: fib = invoke_if_fib; break;
     default: fib = serial_fib; break;
   }
   weft::Runtime rt{base_config(mechanism)};

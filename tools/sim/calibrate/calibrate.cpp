@@ -18,6 +18,7 @@
 #include "platform/asymmetric_barrier.hpp"
 #include "platform/cpu.hpp"
 #include "platform/futex.hpp"
+#include "platform/noipa.hpp"
 #include "tools/sim/calibrate/calibrate_steps.hpp"
 #include "tools/sim/calibrate/separate_cpus.hpp"
 #include "tools/sim/engine/costs.hpp"
@@ -264,7 +265,7 @@ void measure_idle_and_claim(const CalibrateOptions& o, std::vector<Measurement>&
 // What weft's thief barrier does on a fenced stack (thief_store_load_barrier in
 // src/tasks/barrier_mode.cpp): a seq_cst fence, in a function of its own as there (noipa: the
 // compiler may neither inline the call nor drop it).
-[[gnu::noipa]] void fenced_claim_barrier() noexcept {
+WEFT_NOIPA void fenced_claim_barrier() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 

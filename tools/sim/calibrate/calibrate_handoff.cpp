@@ -12,6 +12,7 @@
 #include "model/frame_cost.hpp"
 #include "model/idle_backoff.hpp"
 #include "platform/futex.hpp"
+#include "platform/noipa.hpp"
 #include "tools/sim/calibrate/calibrate_steps.hpp"
 #include "tools/sim/calibrate/separate_cpus.hpp"
 #include "weft/detail/task_stack.hpp"
@@ -59,7 +60,7 @@ double round_trip_ns(int batches, int trips) {
 // A steal on an empty stack is its first look and a return (StealSide::steal, in
 // tasks/steal_side.cpp): TaskStack::available() called out of line (noipa: the compiler may
 // neither inline it nor drop the call) as the thief calls steal.
-[[gnu::noipa]] bool empty_stack_look(const weft::detail::TaskStack& stack) noexcept {
+WEFT_NOIPA bool empty_stack_look(const weft::detail::TaskStack& stack) noexcept {
   return stack.available() == 0;
 }
 

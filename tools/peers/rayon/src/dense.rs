@@ -234,7 +234,7 @@ fn multiply_add_row(
 #[inline(never)]
 pub fn multiply_block(a: ConstBlock, b: ConstBlock, c: Block) {
     let n = c.order;
-    assert!(a.order == n && b.order == n && n % 4 == 0);
+    assert!(a.order == n && b.order == n && n.is_multiple_of(4));
     for i in 0..n {
         // SAFETY: C is this call's output, written by no one else and not read meanwhile;
         // zeroing the row initialises it (0.0 is all zero bits). A and B are not written
@@ -253,8 +253,13 @@ pub fn multiply_block(a: ConstBlock, b: ConstBlock, c: Block) {
 
 /// Calls f(begin, end) on disjoint bands of rows covering [first, last), halving by
 /// par.join while a band holds more than BAND_ELEMENTS elements (dense::for_row_bands).
-pub fn for_row_bands<F>(par: Par, first: usize, last: usize, elements_per_row: usize, f: &F)
-where
+pub fn for_row_bands<P: Par, F>(
+    par: &mut P,
+    first: usize,
+    last: usize,
+    elements_per_row: usize,
+    f: &F,
+) where
     F: Fn(usize, usize) + Sync,
 {
     if last - first < 2 || (last - first) * elements_per_row <= BAND_ELEMENTS {
@@ -263,8 +268,8 @@ where
     }
     let middle = first + (last - first) / 2;
     par.join(
-        || for_row_bands(par, first, middle, elements_per_row, f),
-        || for_row_bands(par, middle, last, elements_per_row, f),
+        |p| for_row_bands(p, first, middle, elements_per_row, f),
+        |p| for_row_bands(p, middle, last, elements_per_row, f),
     );
 }
 

@@ -3,8 +3,8 @@
 //! the even-indexed inputs' transform goes to the first half of the output, the odd ones'
 //! to the second (both read the input with twice the stride, so no bit-reversal pass), and
 //! the combine merges the halves in place with n/2 butterflies. The two half transforms are
-//! a rayon::join down to 64-point leaves; a level's combine is split by rayon::join until a
-//! range has at most 4096 butterflies. The twiddles, built untimed, are the top level's n/2
+//! a par.join (rayon::join, chili's join) down to 64-point leaves; a level's combine is split
+//! by par.join until a range has at most 4096 butterflies. The twiddles, built untimed, are the top level's n/2
 //! roots exp(-2 pi i k / n) and in front of them each smaller level's roots, copied from
 //! the top level's, n entries in all. Same operations in the same order (complex products
 //! written out as the C++ side's times(); cos, sin and hypot are glibc's there and here), so
@@ -19,7 +19,7 @@
 //! the serial elision against the input, tolerance 1e-14 * log2 n.
 
 use crate::cfmt;
-use crate::par::{seed_mix, Par};
+use crate::par::{seed_mix, Par, Serial};
 
 pub const DEFAULT: &str = "2^22";
 const MIN_POINTS: i64 = 1 << 4;
@@ -170,7 +170,7 @@ impl Fft {
         }
     }
 
-    pub fn compute(&mut self, par: Par) {
+    pub fn compute<P: Par>(&mut self, par: &mut P) {
         transform(par, &self.twiddles, &self.input, 1, &mut self.output);
     }
 
@@ -190,6 +190,8 @@ impl Fft {
     /// (a) The output at 8 frequencies (0, 1, n/2, n-1 and 4 drawn from the seed) against
     /// the DFT's definition summed directly; the kernel advances by one complex product per
     /// point and is recomputed from cos/sin of the exact phase every 1024 points.
+    /// `!(error <= tolerance)` fails a NaN too.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn check_sampled_frequencies(&self) -> Option<String> {
         let mut norm_squared = 0.0;
         for x in &self.input {
@@ -241,7 +243,7 @@ impl Fft {
             })
             .collect();
         let mut round_trip = vec![Complex::default(); self.points];
-        transform(Par::Serial, &self.twiddles, &conjugated, 1, &mut round_trip);
+        transform(&mut Serial, &self.twiddles, &conjugated, 1, &mut round_trip);
         let inverse_n = 1.0 / self.points as f64;
         let tolerance = 1e-14 * self.log2_points as f64;
         let (mut worst, mut worst_at) = (0.0, 0);
@@ -282,8 +284,8 @@ fn level_roots(twiddles: &[Complex], m: usize) -> &[Complex] {
 }
 
 /// out = DFT of the out.len() points input[0], input[stride], input[2 * stride], ...
-fn transform(
-    par: Par,
+fn transform<P: Par>(
+    par: &mut P,
     twiddles: &[Complex],
     input: &[Complex],
     stride: usize,
@@ -297,15 +299,15 @@ fn transform(
     let half = n / 2;
     let (even, odd) = out.split_at_mut(half);
     par.join(
-        || transform(par, twiddles, input, 2 * stride, even),
-        || transform(par, twiddles, &input[stride..], 2 * stride, odd),
+        |p| transform(p, twiddles, input, 2 * stride, even),
+        |p| transform(p, twiddles, &input[stride..], 2 * stride, odd),
     );
     combine(par, level_roots(twiddles, n), even, odd);
 }
 
 /// Butterflies k in [0, even.len()) of one combine: `even` and `odd` are the matching
 /// ranges of the level's two halves, `roots` the range's twiddles.
-fn combine(par: Par, roots: &[Complex], even: &mut [Complex], odd: &mut [Complex]) {
+fn combine<P: Par>(par: &mut P, roots: &[Complex], even: &mut [Complex], odd: &mut [Complex]) {
     let count = even.len();
     if count <= COMBINE_GRAIN {
         butterflies(roots, even, odd);
@@ -316,8 +318,8 @@ fn combine(par: Par, roots: &[Complex], even: &mut [Complex], odd: &mut [Complex
     let (even_lo, even_hi) = even.split_at_mut(mid);
     let (odd_lo, odd_hi) = odd.split_at_mut(mid);
     par.join(
-        || combine(par, roots_lo, even_lo, odd_lo),
-        || combine(par, roots_hi, even_hi, odd_hi),
+        |p| combine(p, roots_lo, even_lo, odd_lo),
+        |p| combine(p, roots_hi, even_hi, odd_hi),
     );
 }
 
@@ -354,17 +356,20 @@ fn leaf_transform(twiddles: &[Complex], input: &[Complex], stride: usize, out: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::{on_each_runtime, Rayon};
 
     #[test]
     fn small_transforms_verify() {
-        for log2 in [4, 5, 6, 7, 10, 13, 14] {
-            let mut f = Fft::new(Params {
-                log2_points: log2,
-                seed: 0xff7,
-            });
-            f.compute(Par::Rayon);
-            assert_eq!(f.verify(), None, "2^{log2}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for log2 in [4, 5, 6, 7, 10, 13, 14] {
+                let mut f = Fft::new(Params {
+                    log2_points: log2,
+                    seed: 0xff7,
+                });
+                f.compute(par);
+                assert_eq!(f.verify(), None, "{runtime}: 2^{log2}");
+            }
+        });
     }
 
     #[test]
@@ -373,7 +378,7 @@ mod tests {
             log2_points: 7,
             seed: 3,
         });
-        f.compute(Par::Rayon);
+        f.compute(&mut Rayon);
         let n = f.points;
         for k in 0..n {
             let (mut re, mut im) = (0.0, 0.0);
@@ -388,87 +393,97 @@ mod tests {
 
     #[test]
     fn corrupted_outputs_fail() {
-        // One output element off by 1e-9 of its magnitude: the inverse check sees it (the
-        // sampled frequencies miss index 77).
-        let mut f = Fft::new(Params {
-            log2_points: 14,
-            seed: 0xff7,
+        on_each_runtime!(|par, runtime| {
+            // One output element off by 1e-9 of its magnitude: the inverse check sees it (the
+            // sampled frequencies miss index 77).
+            let mut f = Fft::new(Params {
+                log2_points: 14,
+                seed: 0xff7,
+            });
+            f.compute(par);
+            f.output_mut()[77].re *= 1.0 + 1e-6;
+            assert!(
+                f.verify().unwrap().contains("inverse transform misses"),
+                "{runtime}"
+            );
+            // A sampled frequency grossly wrong.
+            let mut f = Fft::new(Params {
+                log2_points: 10,
+                seed: 0xff7,
+            });
+            f.compute(par);
+            f.output_mut()[1].im += 1.0;
+            assert!(f.verify().unwrap().starts_with("X[1] = "), "{runtime}");
+            // Two outputs swapped.
+            let mut f = Fft::new(Params {
+                log2_points: 10,
+                seed: 0xff7,
+            });
+            f.compute(par);
+            f.output_mut().swap(300, 301);
+            assert!(f.verify().is_some(), "{runtime}");
         });
-        f.compute(Par::Rayon);
-        f.output_mut()[77].re *= 1.0 + 1e-6;
-        assert!(f.verify().unwrap().contains("inverse transform misses"));
-        // A sampled frequency grossly wrong.
-        let mut f = Fft::new(Params {
-            log2_points: 10,
-            seed: 0xff7,
-        });
-        f.compute(Par::Rayon);
-        f.output_mut()[1].im += 1.0;
-        assert!(f.verify().unwrap().starts_with("X[1] = "));
-        // Two outputs swapped.
-        let mut f = Fft::new(Params {
-            log2_points: 10,
-            seed: 0xff7,
-        });
-        f.compute(Par::Rayon);
-        f.output_mut().swap(300, 301);
-        assert!(f.verify().is_some());
     }
 
     #[test]
     fn the_output_is_the_cpp_sides_bit_for_bit() {
         // FNV-1a of the output's bytes (re, im, ...) and the result string, as the C++ Fft
         // printed them for the same Params.
-        for (log2, hash, result) in [
-            (4, 0xad42_2f7d_0f01_77bf, "X[1]=(1.315758e+00,5.656287e+00)"),
-            (
-                5,
-                0x33c6_c9b0_5f12_94f2,
-                "X[1]=(-1.444039e+00,-4.138745e-01)",
-            ),
-            (
-                10,
-                0xa71a_2bae_d3e6_8dd8,
-                "X[1]=(-2.200713e+01,-4.046826e+01)",
-            ),
-            (
-                14,
-                0xee49_c343_ffa4_168a,
-                "X[1]=(1.094678e+02,5.921643e+01)",
-            ),
-        ] {
-            let mut f = Fft::new(Params {
-                log2_points: log2,
-                seed: 0xff7,
-            });
-            f.compute(Par::Rayon);
-            assert_eq!(f.result(), result);
-            let bytes = f
-                .output
-                .iter()
-                .flat_map(|x| [x.re.to_le_bytes(), x.im.to_le_bytes()])
-                .flatten();
-            assert_eq!(crate::par::fnv1a(bytes), hash, "2^{log2}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for (log2, hash, result) in [
+                (4, 0xad42_2f7d_0f01_77bf, "X[1]=(1.315758e+00,5.656287e+00)"),
+                (
+                    5,
+                    0x33c6_c9b0_5f12_94f2,
+                    "X[1]=(-1.444039e+00,-4.138745e-01)",
+                ),
+                (
+                    10,
+                    0xa71a_2bae_d3e6_8dd8,
+                    "X[1]=(-2.200713e+01,-4.046826e+01)",
+                ),
+                (
+                    14,
+                    0xee49_c343_ffa4_168a,
+                    "X[1]=(1.094678e+02,5.921643e+01)",
+                ),
+            ] {
+                let mut f = Fft::new(Params {
+                    log2_points: log2,
+                    seed: 0xff7,
+                });
+                f.compute(par);
+                assert_eq!(f.result(), result, "{runtime}");
+                let bytes = f
+                    .output
+                    .iter()
+                    .flat_map(|x| [x.re.to_le_bytes(), x.im.to_le_bytes()])
+                    .flatten();
+                assert_eq!(crate::par::fnv1a(bytes), hash, "{runtime}: 2^{log2}");
+            }
+        });
     }
 
     #[test]
     fn parallel_equals_serial_bit_for_bit() {
-        let mut p = Fft::new(Params {
+        let params = Params {
             log2_points: 16,
             seed: 0xff7,
+        };
+        let mut s = Fft::new(params);
+        s.compute(&mut Serial);
+        on_each_runtime!(|par, runtime| {
+            let mut p = Fft::new(params);
+            p.compute(par);
+            assert!(
+                p.output
+                    .iter()
+                    .zip(&s.output)
+                    .all(|(x, y)| x.re.to_bits() == y.re.to_bits()
+                        && x.im.to_bits() == y.im.to_bits()),
+                "{runtime}"
+            );
         });
-        let mut s = Fft::new(Params {
-            log2_points: 16,
-            seed: 0xff7,
-        });
-        p.compute(Par::Rayon);
-        s.compute(Par::Serial);
-        assert!(p
-            .output
-            .iter()
-            .zip(&s.output)
-            .all(|(x, y)| x.re.to_bits() == y.re.to_bits() && x.im.to_bits() == y.im.to_bits()));
     }
 
     #[test]

@@ -1,16 +1,17 @@
 //! fib: the spawn-overhead workload. fib(n) by the doubly recursive definition, every call a
-//! rayon::join, no cutoff -- as workloads/kernels/fib.hpp. join runs its first closure at once
-//! and offers the second to thieves, so fib(n-2) runs here and fib(n-1) may be stolen, the
-//! same roles as the C++ side's par.invoke(f, g).
+//! par.join (rayon::join, chili's join), no cutoff -- as workloads/kernels/fib.hpp. fib(n-2)
+//! runs here and fib(n-1) may be stolen, the roles of the C++ side's par.invoke(f, g).
+
+use crate::par::Par;
 
 pub const DEFAULT: &str = "35";
 pub const MAX_N: i64 = 50;
 
-pub fn fib(n: u32) -> u64 {
+pub fn fib<P: Par>(par: &mut P, n: u32) -> u64 {
     if n < 2 {
         n as u64
     } else {
-        let (a, b) = rayon::join(|| fib(n - 2), || fib(n - 1));
+        let (a, b) = par.join(|p| fib(p, n - 2), |p| fib(p, n - 1));
         a + b
     }
 }

@@ -9,8 +9,8 @@
 //!   elements in all) merge serially; else split run1 at its middle m1, find m2 =
 //!   lower_bound(run2, run1[m1]), put run1[m1] at out[m1 + m2] and merge the two pairs on
 //!   either side in parallel.
-//! Every C++ par.invoke is a rayon::join, the lower half first (run at once), the upper
-//! offered to thieves. The halves are split with split_at_mut, so no unsafe code is needed.
+//! Every C++ par.invoke is a par.join (rayon::join, chili's join), the lower half first (run
+//! at once), the upper offered to thieves. The halves are split with split_at_mut, so no unsafe code is needed.
 //!
 //! The serial leaf sort is slice::sort_unstable where the C++ side has std::sort (both
 //! unstable sorts; for int32 every correct sort gives the same output), and the leaf merge
@@ -104,7 +104,7 @@ impl Sort {
         }
     }
 
-    pub fn compute(&mut self, par: Par) {
+    pub fn compute<P: Par>(&mut self, par: &mut P) {
         sort_in_place(par, self.cutoffs, &mut self.data, &mut self.scratch);
     }
 
@@ -142,7 +142,7 @@ impl Sort {
     }
 }
 
-fn sort_in_place(par: Par, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
+fn sort_in_place<P: Par>(par: &mut P, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
     if a.len() <= cut.sort {
         a.sort_unstable();
         return;
@@ -151,13 +151,13 @@ fn sort_in_place(par: Par, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
     let (a_lo, a_hi) = a.split_at_mut(half);
     let (t_lo, t_hi) = tmp.split_at_mut(half);
     par.join(
-        || sort_into(par, cut, a_lo, t_lo),
-        || sort_into(par, cut, a_hi, t_hi),
+        |p| sort_into(p, cut, a_lo, t_lo),
+        |p| sort_into(p, cut, a_hi, t_hi),
     );
     merge(par, cut, t_lo, t_hi, a);
 }
 
-fn sort_into(par: Par, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
+fn sort_into<P: Par>(par: &mut P, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
     if a.len() <= cut.sort {
         tmp.copy_from_slice(a);
         tmp.sort_unstable();
@@ -167,14 +167,14 @@ fn sort_into(par: Par, cut: Cutoffs, a: &mut [i32], tmp: &mut [i32]) {
     let (a_lo, a_hi) = a.split_at_mut(half);
     let (t_lo, t_hi) = tmp.split_at_mut(half);
     par.join(
-        || sort_in_place(par, cut, a_lo, t_lo),
-        || sort_in_place(par, cut, a_hi, t_hi),
+        |p| sort_in_place(p, cut, a_lo, t_lo),
+        |p| sort_in_place(p, cut, a_hi, t_hi),
     );
     merge(par, cut, a_lo, a_hi, tmp);
 }
 
 /// Merges two sorted runs into out (out.len() == run1.len() + run2.len()).
-fn merge(par: Par, cut: Cutoffs, run1: &[i32], run2: &[i32], out: &mut [i32]) {
+fn merge<P: Par>(par: &mut P, cut: Cutoffs, run1: &[i32], run2: &[i32], out: &mut [i32]) {
     let (run1, run2) = if run1.len() < run2.len() {
         (run2, run1)
     } else {
@@ -193,8 +193,8 @@ fn merge(par: Par, cut: Cutoffs, run1: &[i32], run2: &[i32], out: &mut [i32]) {
     let (middle, out_hi) = rest.split_at_mut(1);
     middle[0] = pivot;
     par.join(
-        || merge(par, cut, &run1[..m1], &run2[..m2], out_lo),
-        || merge(par, cut, &run1[m1 + 1..], &run2[m2..], out_hi),
+        |p| merge(p, cut, &run1[..m1], &run2[..m2], out_lo),
+        |p| merge(p, cut, &run1[m1 + 1..], &run2[m2..], out_hi),
     );
 }
 
@@ -215,6 +215,7 @@ fn serial_merge(run1: &[i32], run2: &[i32], out: &mut [i32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::{on_each_runtime, Serial};
 
     fn small(n: usize, cutoff: usize) -> Sort {
         Sort::new(Params {
@@ -226,57 +227,66 @@ mod tests {
 
     #[test]
     fn small_sorts_verify() {
-        for (n, cutoff) in [
-            (1, 1),
-            (2, 1),
-            (7, 1),
-            (100, 3),
-            (12345, 16),
-            (10_000, 2048),
-            (100_000, 64),
-        ] {
-            let mut s = small(n, cutoff);
-            s.compute(Par::Rayon);
-            assert_eq!(s.verify(), None, "n={n} cutoff={cutoff}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for (n, cutoff) in [
+                (1, 1),
+                (2, 1),
+                (7, 1),
+                (100, 3),
+                (12345, 16),
+                (10_000, 2048),
+                (100_000, 64),
+            ] {
+                let mut s = small(n, cutoff);
+                s.compute(par);
+                assert_eq!(s.verify(), None, "{runtime}: n={n} cutoff={cutoff}");
+            }
+        });
     }
 
     #[test]
     fn corrupted_outputs_fail() {
-        let mut s = small(10_000, 16);
-        s.compute(Par::Rayon);
-        s.output_mut().swap(10, 11000 / 2);
-        assert!(s.verify().unwrap().contains("not sorted"));
+        on_each_runtime!(|par, runtime| {
+            let mut s = small(10_000, 16);
+            s.compute(par);
+            s.output_mut().swap(10, 11000 / 2);
+            assert!(s.verify().unwrap().contains("not sorted"), "{runtime}");
 
-        let mut s = small(10_000, 16);
-        s.compute(Par::Rayon);
-        let out = s.output_mut();
-        out[5000] = out[5001]; // still sorted, but an element lost and one duplicated
-        assert!(s.verify().unwrap().contains("not the input's elements"));
+            let mut s = small(10_000, 16);
+            s.compute(par);
+            let out = s.output_mut();
+            out[5000] = out[5001]; // still sorted, but an element lost and one duplicated
+            let error = s.verify().unwrap();
+            assert!(error.contains("not the input's elements"), "{runtime}");
+        });
     }
 
     #[test]
     fn the_input_is_the_cpp_sides() {
         // The result strings weft-bench compare printed for the C++ Sort of these sizes.
-        for (n, result) in [
-            (10_000, "sorted n=10000 min=-2147283432 max=2147244956"),
-            (12_345, "sorted n=12345 min=-2147283432 max=2147244956"),
-        ] {
-            let mut s = small(n, 2048);
-            s.compute(Par::Rayon);
-            assert_eq!(s.result(), result);
-        }
+        on_each_runtime!(|par, runtime| {
+            for (n, result) in [
+                (10_000, "sorted n=10000 min=-2147283432 max=2147244956"),
+                (12_345, "sorted n=12345 min=-2147283432 max=2147244956"),
+            ] {
+                let mut s = small(n, 2048);
+                s.compute(par);
+                assert_eq!(s.result(), result, "{runtime}");
+            }
+        });
         assert!(make_input(1000, SEED).iter().any(|&x| x < 0));
     }
 
     #[test]
     fn serial_and_parallel_agree() {
-        let mut p = small(50_000, 8);
         let mut q = small(50_000, 8);
-        p.compute(Par::Rayon);
-        q.compute(Par::Serial);
-        assert_eq!(p.data, q.data);
-        assert_eq!(p.result(), q.result());
+        q.compute(&mut Serial);
+        on_each_runtime!(|par, runtime| {
+            let mut p = small(50_000, 8);
+            p.compute(par);
+            assert_eq!(p.data, q.data, "{runtime}");
+            assert_eq!(p.result(), q.result(), "{runtime}");
+        });
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //! (the loop itself is serial):
 //!   lu0   factorise A[kk][kk] in place, on the calling thread;
 //!   scope one task per nonzero A[kk][jj], jj > kk (fwd), then one per nonzero A[ii][kk],
-//!         ii > kk (bdiv), spawned in that order in one rayon::scope;
+//!         ii > kk (bdiv), in that order in one par.spawn_each;
 //!   scope one task per (ii, jj) with A[ii][kk] and A[kk][jj] nonzero (bmod:
 //!         A[ii][jj] -= A[ii][kk] * A[kk][jj]), allocating A[ii][jj] when it is zero.
+//! A par.spawn_each is a rayon::scope spawning the tasks in order on Rayon, and on chili
+//! the list of tasks halved by join.
 //! The input (sparsity pattern, seeded values, a diagonal of 1 + the row's off-diagonal
 //! absolute sum), the kernels and their operation order are the C++ side's, so the factors
 //! and the result string's checksum are the same bit for bit.
@@ -24,7 +26,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::cfmt;
-use crate::par::{seed_mix, Par};
+use crate::par::{seed_mix, Par, Serial};
 
 pub const DEFAULT: &str = "50x100";
 
@@ -63,13 +65,13 @@ fn initially_nonzero(ii: usize, jj: usize) -> bool {
     if ii.abs_diff(jj) <= 1 {
         return true;
     }
-    if ii % 2 != 0 || jj % 2 != 0 {
+    if !ii.is_multiple_of(2) || !jj.is_multiple_of(2) {
         return false;
     }
     if ii < jj {
-        ii % 3 == 0
+        ii.is_multiple_of(3)
     } else {
-        jj % 3 == 0
+        jj.is_multiple_of(3)
     }
 }
 
@@ -134,47 +136,53 @@ fn bmod(left: &[f32], upper: &[f32], target: &mut [f32], s: usize) {
     }
 }
 
+/// A task of a step's first scope: a block of row kk right of the diagonal, or of column
+/// kk below it.
+enum Solve<'b> {
+    Fwd(&'b mut [f32]),
+    Bdiv(&'b mut [f32]),
+}
+
 /// The fwd and bdiv tasks of step kk.
-fn solve_row_and_column(par: Par, blocks: &mut [Slot], nb: usize, s: usize, kk: usize) {
+fn solve_row_and_column<P: Par>(par: &mut P, blocks: &mut [Slot], nb: usize, s: usize, kk: usize) {
     let (head, below) = blocks.split_at_mut((kk + 1) * nb);
     let (to_diag, right) = head[kk * nb..].split_at_mut(kk + 1);
     let diag: &[f32] = to_diag[kk]
         .as_deref()
         .expect("the diagonal blocks are nonzero");
-    par.scope(|scope| {
-        for b in right.iter_mut().filter_map(|slot| slot.as_deref_mut()) {
-            scope.spawn(move || fwd(diag, b, s));
-        }
-        for b in below
-            .chunks_exact_mut(nb)
-            .filter_map(|row| row[kk].as_deref_mut())
-        {
-            scope.spawn(move || bdiv(diag, b, s));
-        }
+    let row_blocks = right.iter_mut().filter_map(|slot| slot.as_deref_mut());
+    let column_blocks = below
+        .chunks_exact_mut(nb)
+        .filter_map(|row| row[kk].as_deref_mut());
+    let tasks = row_blocks
+        .map(Solve::Fwd)
+        .chain(column_blocks.map(Solve::Bdiv));
+    par.spawn_each(tasks, |_, task| match task {
+        Solve::Fwd(b) => fwd(diag, b, s),
+        Solve::Bdiv(b) => bdiv(diag, b, s),
     });
 }
 
-/// The bmod tasks of step kk. Only the task of (ii, jj) touches that slot during the step,
-/// so it allocates the fill-in itself; the scope's join publishes it to the next step.
-fn update_trailing(par: Par, blocks: &mut [Slot], nb: usize, s: usize, kk: usize) {
+/// The bmod tasks of step kk, row by row: (A[ii][kk], A[kk][jj], the slot of A[ii][jj]).
+/// Only the task of (ii, jj) touches that slot during the step, so it allocates the fill-in
+/// itself; the scope's join publishes it to the next step.
+fn update_trailing<P: Par>(par: &mut P, blocks: &mut [Slot], nb: usize, s: usize, kk: usize) {
     let (head, below) = blocks.split_at_mut((kk + 1) * nb);
     let upper_row: &[Slot] = &head[kk * nb..];
-    par.scope(|scope| {
-        for row in below.chunks_exact_mut(nb) {
+    let tasks = below
+        .chunks_exact_mut(nb)
+        .filter_map(|row| {
             let (to_left, targets) = row.split_at_mut(kk + 1);
-            let Some(left) = to_left[kk].as_deref() else {
-                continue;
-            };
-            for (jj, target) in (kk + 1..).zip(targets.iter_mut()) {
-                let Some(upper) = upper_row[jj].as_deref() else {
-                    continue;
-                };
-                scope.spawn(move || {
-                    let target = target.get_or_insert_with(|| zero_block(s));
-                    bmod(left, upper, target, s);
-                });
-            }
-        }
+            Some((to_left[kk].as_deref()?, targets))
+        })
+        .flat_map(move |(left, targets)| {
+            (kk + 1..)
+                .zip(targets.iter_mut())
+                .filter_map(move |(jj, target)| Some((left, upper_row[jj].as_deref()?, target)))
+        });
+    par.spawn_each(tasks, |_, (left, upper, target)| {
+        let target = target.get_or_insert_with(|| zero_block(s));
+        bmod(left, upper, target, s);
     });
 }
 
@@ -249,7 +257,7 @@ impl SparseLu {
         lu
     }
 
-    pub fn compute(&mut self, par: Par) {
+    pub fn compute<P: Par>(&mut self, par: &mut P) {
         let (nb, s) = (self.params.blocks, self.params.block_size);
         for kk in 0..nb {
             lu0(
@@ -294,7 +302,7 @@ impl SparseLu {
         }
         *cached = None; // free the old one before building the new
         let mut reference = SparseLu::new(params);
-        reference.compute(Par::Serial);
+        reference.compute(&mut Serial);
         let reference = Arc::new(reference);
         *cached = Some((params, Arc::clone(&reference)));
         reference
@@ -341,7 +349,8 @@ impl SparseLu {
 
     /// L * (U * x) == A * x for a pseudo-random x (Freivalds' check), in double; each row's
     /// error against (|L| (|U| |x|))[r] with tolerance 8 sqrt(n) 2^-24 (sparselu.cpp gives
-    /// the measurements behind it).
+    /// the measurements behind it). `!(error <= bound)` fails a NaN too.
+    #[allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
     fn check_product(&self) -> Option<String> {
         let n = self.params.blocks * self.params.block_size;
         let x: Vec<f64> = (0..n as u64)
@@ -460,6 +469,7 @@ impl SparseLu {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::on_each_runtime;
 
     fn params(blocks: usize, block_size: usize) -> Params {
         Params {
@@ -471,94 +481,112 @@ mod tests {
 
     #[test]
     fn small_factorisations_verify() {
-        for (b, s) in [(1, 1), (1, 5), (2, 3), (6, 8), (13, 4), (10, 20)] {
-            let mut lu = SparseLu::new(params(b, s));
-            lu.compute(Par::Rayon);
-            assert_eq!(lu.verify(), None, "{b}x{s}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for (b, s) in [(1, 1), (1, 5), (2, 3), (6, 8), (13, 4), (10, 20)] {
+                let mut lu = SparseLu::new(params(b, s));
+                lu.compute(par);
+                assert_eq!(lu.verify(), None, "{runtime}: {b}x{s}");
+            }
+        });
     }
 
     #[test]
     fn the_sparsity_and_fill_in_are_the_cpp_sides() {
         // sparselu.hpp: 364 of 2500 blocks start nonzero at B = 50, 1300 are stored at the
         // end.
-        let mut lu = SparseLu::new(params(50, 2));
-        assert_eq!(lu.nonzero_blocks(), 364);
-        lu.compute(Par::Rayon);
-        assert_eq!(lu.nonzero_blocks(), 1300);
+        on_each_runtime!(|par, runtime| {
+            let mut lu = SparseLu::new(params(50, 2));
+            assert_eq!(lu.nonzero_blocks(), 364);
+            lu.compute(par);
+            assert_eq!(lu.nonzero_blocks(), 1300, "{runtime}");
+        });
     }
 
     #[test]
     fn the_factors_are_the_cpp_sides_bit_for_bit() {
         // FNV-1a over the blocks in order (a null block hashes as the byte 0xff, a stored
         // one as its floats' bytes) and the result string, as the C++ SparseLu printed them.
-        for (b, s, hash, result) in [
-            (
-                6,
-                8,
-                0x30ad_db22_09ba_85de,
-                "blocks 24 of 36, checksum 6.516657e+02",
-            ),
-            (
-                13,
-                7,
-                0xa006_cc38_3105_d2ad,
-                "blocks 109 of 169, checksum 1.400902e+03",
-            ),
-            (
-                10,
-                20,
-                0x18ff_6e98_f5e2_f1b3,
-                "blocks 60 of 100, checksum 7.603894e+03",
-            ),
-        ] {
-            let mut lu = SparseLu::new(params(b, s));
-            lu.compute(Par::Rayon);
-            assert_eq!(lu.result(), result);
-            let bytes = lu.blocks.iter().flat_map(|slot| match slot {
-                None => vec![0xff],
-                Some(block) => block.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            });
-            assert_eq!(crate::par::fnv1a(bytes), hash, "{b}x{s}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for (b, s, hash, result) in [
+                (
+                    6,
+                    8,
+                    0x30ad_db22_09ba_85de,
+                    "blocks 24 of 36, checksum 6.516657e+02",
+                ),
+                (
+                    13,
+                    7,
+                    0xa006_cc38_3105_d2ad,
+                    "blocks 109 of 169, checksum 1.400902e+03",
+                ),
+                (
+                    10,
+                    20,
+                    0x18ff_6e98_f5e2_f1b3,
+                    "blocks 60 of 100, checksum 7.603894e+03",
+                ),
+            ] {
+                let mut lu = SparseLu::new(params(b, s));
+                lu.compute(par);
+                assert_eq!(lu.result(), result, "{runtime}");
+                let bytes = lu.blocks.iter().flat_map(|slot| match slot {
+                    None => vec![0xff],
+                    Some(block) => block.iter().flat_map(|x| x.to_le_bytes()).collect(),
+                });
+                assert_eq!(crate::par::fnv1a(bytes), hash, "{runtime}: {b}x{s}");
+            }
+        });
     }
 
     #[test]
     fn a_changed_element_fails() {
-        let mut lu = SparseLu::new(params(6, 8));
-        lu.compute(Par::Rayon);
-        let b = lu.block_mut(3, 2);
-        b[9] = f32::from_bits(b[9].to_bits() ^ 1); // one ulp
-        let error = lu.verify().unwrap();
-        assert!(error.starts_with("block (3,2) element (1,1)"), "{error}");
+        on_each_runtime!(|par, runtime| {
+            let mut lu = SparseLu::new(params(6, 8));
+            lu.compute(par);
+            let b = lu.block_mut(3, 2);
+            b[9] = f32::from_bits(b[9].to_bits() ^ 1); // one ulp
+            let error = lu.verify().unwrap();
+            assert!(
+                error.starts_with("block (3,2) element (1,1)"),
+                "{runtime}: {error}"
+            );
+        });
     }
 
     #[test]
     fn a_missing_fill_in_fails() {
-        let mut lu = SparseLu::new(params(6, 8));
-        lu.compute(Par::Rayon);
-        assert!(lu.blocks[2 * 6 + 4].is_some() && !initially_nonzero(2, 4));
-        lu.blocks[2 * 6 + 4] = None;
-        assert!(lu
-            .verify()
-            .unwrap()
-            .contains("is null, the serial factorisation's is nonzero"));
+        on_each_runtime!(|par, runtime| {
+            let mut lu = SparseLu::new(params(6, 8));
+            lu.compute(par);
+            assert!(lu.blocks[2 * 6 + 4].is_some() && !initially_nonzero(2, 4));
+            lu.blocks[2 * 6 + 4] = None;
+            assert!(
+                lu.verify()
+                    .unwrap()
+                    .contains("is null, the serial factorisation's is nonzero"),
+                "{runtime}"
+            );
+        });
     }
 
     #[test]
     fn the_product_check_catches_a_shared_kernel_bug() {
         // A factorisation with a step's bmod updates skipped, as its own reference would
         // be too: the block comparison cannot see it, the product check must.
-        let mut lu = SparseLu::new(params(6, 8));
-        let (nb, s) = (6, 8);
-        for kk in 0..nb {
-            lu0(lu.blocks[kk * nb + kk].as_deref_mut().unwrap(), s);
-            solve_row_and_column(Par::Rayon, &mut lu.blocks, nb, s, kk);
-            if kk != 2 {
-                update_trailing(Par::Rayon, &mut lu.blocks, nb, s, kk);
+        on_each_runtime!(|par, runtime| {
+            let mut lu = SparseLu::new(params(6, 8));
+            let (nb, s) = (6, 8);
+            for kk in 0..nb {
+                lu0(lu.blocks[kk * nb + kk].as_deref_mut().unwrap(), s);
+                solve_row_and_column(par, &mut lu.blocks, nb, s, kk);
+                if kk != 2 {
+                    update_trailing(par, &mut lu.blocks, nb, s, kk);
+                }
             }
-        }
-        assert!(lu.check_product().unwrap().contains("L*U is not the input"));
+            let error = lu.check_product().unwrap();
+            assert!(error.contains("L*U is not the input"), "{runtime}");
+        });
     }
 
     #[test]

@@ -3,11 +3,12 @@
 //! quadrants and forms the seven products
 //!   M1 = (A11+A22)(B11+B22)  M2 = (A21+A22)B11  M3 = A11(B12-B22)  M4 = A22(B21-B11)
 //!   M5 = (A11+A12)B22        M6 = (A21-A11)(B11+B12)               M7 = (A12-A22)(B21+B22)
-//! as seven tasks of one rayon::scope (the C++ par.scope); each task forms its own operand
-//! sums serially in scratch that lives as long as the task, then recurses. M1, M2, M3 and M6
-//! go straight into C11, C21, C12 and C22; only M4, M5 and M7 are allocated. After the join
+//! as seven tasks of one par.spawn_each (the C++ par.scope: a rayon::scope, or the seven
+//! halved by chili's join); each task forms its own operand sums serially in scratch that
+//! lives as long as the task, then recurses. M1, M2, M3 and M6 go straight into C11, C21,
+//! C12 and C22; only M4, M5 and M7 are allocated. After the join
 //!   C22 = M6 + M1 - M2 + M3,  C11 = M1 + M4 - M5 + M7,  C12 = M3 + M5,  C21 = M2 + M4
-//! element by element in that order, by row bands split with rayon::join. At or below the
+//! element by element in that order, by row bands split with par.join. At or below the
 //! base order (64) the kernel of dense.rs multiplies. The same operations in the same order
 //! as the C++ side, so the product, and the result string, are the same bit for bit.
 //!
@@ -71,7 +72,7 @@ impl Strassen {
         }
     }
 
-    pub fn compute(&mut self, par: Par) {
+    pub fn compute<P: Par>(&mut self, par: &mut P) {
         let base = self.product.base;
         let (a, b, c) = self.product.blocks();
         multiply(par, base, a, b, c);
@@ -93,7 +94,7 @@ impl Strassen {
     }
 }
 
-fn multiply(par: Par, base: usize, a: ConstBlock, b: ConstBlock, c: Block) {
+fn multiply<P: Par>(par: &mut P, base: usize, a: ConstBlock, b: ConstBlock, c: Block) {
     if c.order <= base {
         dense::multiply_block(a, b, c);
         return;
@@ -152,18 +153,14 @@ fn multiply(par: Par, base: usize, a: ConstBlock, b: ConstBlock, c: Block) {
             out: m7,
         }, // M7
     ];
-    par.scope(|s| {
-        for product in &products {
-            s.spawn(move || run_product(par, base, product));
-        }
-    });
+    par.spawn_each(&products, |p, product| run_product(p, base, product));
     // Each row of a band updates one row of each of C's four quadrants.
     dense::for_row_bands(par, 0, h, 4 * h, &|first, last| {
         combine_rows(c, m4.as_const(), m5.as_const(), m7.as_const(), first, last)
     });
 }
 
-fn run_product(par: Par, base: usize, product: &Product) {
+fn run_product<P: Par>(par: &mut P, base: usize, product: &Product) {
     let h = product.out.order;
     let sums = (product.left.sign != 0) as usize + (product.right.sign != 0) as usize;
     let mut scratch = Buffer::new(sums * h * h);
@@ -270,77 +267,93 @@ fn combine_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::{on_each_runtime, Serial};
 
     #[test]
     fn small_products_verify_and_corruption_fails() {
-        for (n, base) in [(16, 16), (64, 16), (128, 32), (128, 64)] {
-            let mut s = Strassen::new(Params { n, base });
-            s.compute(Par::Rayon);
-            assert_eq!(s.verify(), None, "n={n} base={base}");
-            // One wrong entry in the last row: the corner (n-1, n-1) is always checked.
-            s.output_mut()[n * n - 1] += 1e-3;
-            assert!(
-                s.verify().is_some(),
-                "n={n} base={base}: corruption not caught"
-            );
-        }
+        on_each_runtime!(|par, runtime| {
+            for (n, base) in [(16, 16), (64, 16), (128, 32), (128, 64)] {
+                let mut s = Strassen::new(Params { n, base });
+                s.compute(par);
+                assert_eq!(s.verify(), None, "{runtime}: n={n} base={base}");
+                // One wrong entry in the last row: the corner (n-1, n-1) is always checked.
+                s.output_mut()[n * n - 1] += 1e-3;
+                assert!(
+                    s.verify().is_some(),
+                    "{runtime}: n={n} base={base}: corruption not caught"
+                );
+            }
+        });
     }
 
     #[test]
     fn parallel_equals_serial_bit_for_bit() {
-        let mut parallel = Strassen::new(Params { n: 128, base: 16 });
         let mut serial = Strassen::new(Params { n: 128, base: 16 });
-        parallel.compute(Par::Rayon);
-        serial.compute(Par::Serial);
-        assert!(parallel
-            .output_mut()
-            .iter()
-            .zip(serial.output_mut().iter())
-            .all(|(x, y)| x.to_bits() == y.to_bits()));
+        serial.compute(&mut Serial);
+        on_each_runtime!(|par, runtime| {
+            let mut parallel = Strassen::new(Params { n: 128, base: 16 });
+            parallel.compute(par);
+            assert!(
+                parallel
+                    .output_mut()
+                    .iter()
+                    .zip(serial.output_mut().iter())
+                    .all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{runtime}"
+            );
+        });
     }
 
     #[test]
     fn the_product_is_the_cpp_sides_bit_for_bit() {
         // FNV-1a of the product's bytes and the result string, as the C++ Strassen printed
         // them for the same Params.
-        for (n, base, hash, result) in [
-            (
-                128,
-                16,
-                0x82ba_6266_5b9a_5d08,
-                "C[0][0]=-3.884388e+00 trace=-6.584868e+01",
-            ),
-            (
-                256,
-                32,
-                0x486a_895d_2e19_60a1,
-                "C[0][0]=-4.652681e+00 trace=9.608018e+01",
-            ),
-            (
-                64,
-                64,
-                0x0dc3_8234_e779_4f32,
-                "C[0][0]=1.930519e+00 trace=2.563186e+01",
-            ),
-        ] {
-            let mut s = Strassen::new(Params { n, base });
-            s.compute(Par::Rayon);
-            assert_eq!(s.result(), result);
-            let bytes = s
-                .output_mut()
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect::<Vec<_>>();
-            assert_eq!(crate::par::fnv1a(bytes), hash, "n={n} base={base}");
-        }
+        on_each_runtime!(|par, runtime| {
+            for (n, base, hash, result) in [
+                (
+                    128,
+                    16,
+                    0x82ba_6266_5b9a_5d08,
+                    "C[0][0]=-3.884388e+00 trace=-6.584868e+01",
+                ),
+                (
+                    256,
+                    32,
+                    0x486a_895d_2e19_60a1,
+                    "C[0][0]=-4.652681e+00 trace=9.608018e+01",
+                ),
+                (
+                    64,
+                    64,
+                    0x0dc3_8234_e779_4f32,
+                    "C[0][0]=1.930519e+00 trace=2.563186e+01",
+                ),
+            ] {
+                let mut s = Strassen::new(Params { n, base });
+                s.compute(par);
+                assert_eq!(s.result(), result, "{runtime}");
+                let bytes = s
+                    .output_mut()
+                    .iter()
+                    .flat_map(|x| x.to_le_bytes())
+                    .collect::<Vec<_>>();
+                assert_eq!(
+                    crate::par::fnv1a(bytes),
+                    hash,
+                    "{runtime}: n={n} base={base}"
+                );
+            }
+        });
     }
 
     #[test]
     fn a_missing_quadrant_fails() {
-        let mut s = Strassen::new(Params { n: 64, base: 16 });
-        s.compute(Par::Rayon);
-        s.output_mut()[5] = f64::NAN; // as if no task wrote it
-        assert!(s.verify().unwrap().contains("not finite"));
+        on_each_runtime!(|par, runtime| {
+            let mut s = Strassen::new(Params { n: 64, base: 16 });
+            s.compute(par);
+            s.output_mut()[5] = f64::NAN; // as if no task wrote it
+            assert!(s.verify().unwrap().contains("not finite"), "{runtime}");
+        });
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! powf and sin are glibc's log, pow and sin there and here.
 
 use openssl::sha::Sha1;
-use rayon::prelude::*;
+
+use crate::par::Par;
 
 pub const DEFAULT: &str = "T3";
 
@@ -103,15 +104,38 @@ const DEFAULTS: TreeParams = TreeParams {
 };
 
 const fn geometric(shape: GeoShape, gen_mx: i32, b0: f64, seed: i32) -> TreeParams {
-    TreeParams { tree_type: TreeType::Geometric, shape, gen_mx, b0, seed, ..DEFAULTS }
+    TreeParams {
+        tree_type: TreeType::Geometric,
+        shape,
+        gen_mx,
+        b0,
+        seed,
+        ..DEFAULTS
+    }
 }
 
 const fn binomial(b0: f64, q: f64, m: i32, seed: i32) -> TreeParams {
-    TreeParams { tree_type: TreeType::Binomial, b0, q, m, seed, ..DEFAULTS }
+    TreeParams {
+        tree_type: TreeType::Binomial,
+        b0,
+        q,
+        m,
+        seed,
+        ..DEFAULTS
+    }
 }
 
 const fn hybrid(shape: GeoShape, gen_mx: i32, b0: f64, q: f64, m: i32, seed: i32) -> TreeParams {
-    TreeParams { tree_type: TreeType::Hybrid, shape, gen_mx, b0, q, m, seed, ..DEFAULTS }
+    TreeParams {
+        tree_type: TreeType::Hybrid,
+        shape,
+        gen_mx,
+        b0,
+        q,
+        m,
+        seed,
+        ..DEFAULTS
+    }
 }
 
 pub struct Preset {
@@ -123,6 +147,7 @@ pub struct Preset {
 }
 
 /// workloads/uts/presets.cpp: the UTS 2.1 sample trees and Adnan & Sato's A (= T3) and B.
+#[rustfmt::skip]
 pub const PRESETS: [Preset; 10] = [
     Preset { name: "T1", params: geometric(GeoShape::Fixed, 10, 4.0, 19),
              nodes: 4130071, leaves: Some(3305118), max_depth: Some(10) },
@@ -153,7 +178,11 @@ pub fn find_preset(name: &str) -> Option<&'static Preset> {
 }
 
 pub fn preset_names() -> String {
-    PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+    PRESETS
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[derive(Clone, Copy)]
@@ -185,12 +214,18 @@ impl Tree {
     }
 
     pub fn root(&self) -> Node {
-        Node { state: root_state(self.p.seed), height: 0 }
+        Node {
+            state: root_state(self.p.seed),
+            height: 0,
+        }
     }
 
     #[inline]
     pub fn child(&self, parent: &Node, index: i32) -> Node {
-        let mut c = Node { state: child_state(&parent.state, index), height: parent.height + 1 };
+        let mut c = Node {
+            state: child_state(&parent.state, index),
+            height: parent.height + 1,
+        };
         for _ in 1..self.p.granularity {
             c.state = child_state(&parent.state, index);
         }
@@ -199,7 +234,11 @@ impl Tree {
 
     #[inline]
     fn binomial_children(&self, node: &Node) -> i32 {
-        if to_prob(rand31(&node.state)) < self.p.q { self.p.m } else { 0 }
+        if to_prob(rand31(&node.state)) < self.p.q {
+            self.p.m
+        } else {
+            0
+        }
     }
 
     /// b_d at depth d > 0, each expression in the C++ (and reference) operand order.
@@ -217,7 +256,11 @@ impl Tree {
                 b0.powf((2.0 * std::f64::consts::PI * d / gen_mx).sin())
             }
             GeoShape::Fixed => {
-                if depth < self.p.gen_mx { b0 } else { 0.0 }
+                if depth < self.p.gen_mx {
+                    b0
+                } else {
+                    0.0
+                }
             }
             GeoShape::Linear => b0 * (1.0 - d / gen_mx),
         }
@@ -225,7 +268,11 @@ impl Tree {
 
     #[inline]
     fn geometric_children(&self, node: &Node) -> i32 {
-        let b = if node.height > 0 { self.geometric_mean(node.height) } else { self.p.b0 };
+        let b = if node.height > 0 {
+            self.geometric_mean(node.height)
+        } else {
+            self.p.b0
+        };
         // Inverse CDF of a geometric distribution with mean b = (1 - p) / p.
         let p = 1.0 / (1.0 + b);
         let u = to_prob(rand31(&node.state));
@@ -256,7 +303,11 @@ impl Tree {
                 }
             }
             TreeType::Balanced => {
-                return if node.height < p.gen_mx { p.b0 as i32 } else { 0 }; // never capped
+                return if node.height < p.gen_mx {
+                    p.b0 as i32
+                } else {
+                    0
+                }; // never capped
             }
         };
         n.min(MAX_CHILDREN)
@@ -282,29 +333,39 @@ impl Counts {
     }
 }
 
-/// One node and its subtree: the node counts itself, then its children are traversed as a
-/// parallel iterator, each child hashing its own state in its own job (as the C++ side's
-/// child tasks do), and their counts are reduced.
-fn visit(tree: &Tree, node: &Node) -> Counts {
+/// One node and its subtree: the node counts itself, then its children are traversed by
+/// par.map_reduce (Rayon: a parallel iterator; chili: the index range halved by join), each
+/// child hashing its own state in its own task (as the C++ side's child tasks do), and
+/// their counts are reduced.
+fn visit<P: Par>(par: &mut P, tree: &Tree, node: &Node) -> Counts {
     let n = tree.num_children(node);
-    let own = Counts { nodes: 1, leaves: (n == 0) as u64, max_depth: node.height };
+    let own = Counts {
+        nodes: 1,
+        leaves: (n == 0) as u64,
+        max_depth: node.height,
+    };
     if n == 0 {
         return own;
     }
-    let children = (0..n)
-        .into_par_iter()
-        .map(|i| visit(tree, &tree.child(node, i)))
-        .reduce(Counts::default, Counts::combine);
+    let children = par.map_reduce(
+        0..n,
+        move |p, i| visit(p, tree, &tree.child(node, i)),
+        Counts::default,
+        Counts::combine,
+    );
     Counts::combine(own, children)
 }
 
 /// Traverses the whole tree; call inside the pool (its workers have deep stacks).
-pub fn traverse(tree: &Tree) -> Counts {
-    visit(tree, &tree.root())
+pub fn traverse<P: Par>(par: &mut P, tree: &Tree) -> Counts {
+    visit(par, tree, &tree.root())
 }
 
 pub fn result(c: &Counts) -> String {
-    format!("nodes={} leaves={} depth={}", c.nodes, c.leaves, c.max_depth)
+    format!(
+        "nodes={} leaves={} depth={}",
+        c.nodes, c.leaves, c.max_depth
+    )
 }
 
 pub fn verify(preset: &Preset, c: &Counts) -> Option<String> {
@@ -324,6 +385,7 @@ pub fn verify(preset: &Preset, c: &Counts) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::{on_chili, Rayon, Serial};
 
     /// A sequential depth-first count with an explicit stack, the reference the parallel
     /// traversal must agree with (workloads/uts/uts_seq.cpp).
@@ -332,7 +394,14 @@ mod tests {
         let mut stack = vec![tree.root()];
         while let Some(node) = stack.pop() {
             let n = tree.num_children(&node);
-            c = Counts::combine(c, Counts { nodes: 1, leaves: (n == 0) as u64, max_depth: node.height });
+            c = Counts::combine(
+                c,
+                Counts {
+                    nodes: 1,
+                    leaves: (n == 0) as u64,
+                    max_depth: node.height,
+                },
+            );
             for i in 0..n {
                 stack.push(tree.child(&node, i));
             }
@@ -341,7 +410,11 @@ mod tests {
     }
 
     fn counts(nodes: u64, leaves: u64, max_depth: i32) -> Counts {
-        Counts { nodes, leaves, max_depth }
+        Counts {
+            nodes,
+            leaves,
+            max_depth,
+        }
     }
 
     /// Trees beyond the presets (every type and shape), with the counts that weft's C++
@@ -349,6 +422,7 @@ mod tests {
     #[test]
     fn custom_trees_match_the_cpp_side() {
         let g = |shape, gen_mx, b0, seed| geometric(shape, gen_mx, b0, seed);
+        #[rustfmt::skip]
         let cases = [
             ("-t 1 -a 1 -d 6 -b 4 -r 0", g(GeoShape::ExpDec, 6, 4.0, 0), counts(4509, 2319, 17)),
             ("-t 1 -a 1 -d 10 -b 3 -r 7", g(GeoShape::ExpDec, 10, 3.0, 7), counts(11360, 5746, 28)),
@@ -362,11 +436,28 @@ mod tests {
             ("-t 1 -a 0 -d 12 -b 3.5 -r 11 -g 2",
              TreeParams { granularity: 2, ..g(GeoShape::Linear, 12, 3.5, 11) }, counts(7447, 4049, 12)),
         ];
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         for (flags, params, expected) in cases {
             let tree = Tree::new(params);
             assert_eq!(sequential(&tree), expected, "{flags} sequentially");
-            assert_eq!(pool.install(|| traverse(&tree)), expected, "{flags} on Rayon");
+            assert_eq!(
+                pool.install(|| traverse(&mut Rayon, &tree)),
+                expected,
+                "{flags} on Rayon"
+            );
+            assert_eq!(
+                on_chili(|s| traverse(s, &tree)),
+                expected,
+                "{flags} on chili"
+            );
+            assert_eq!(
+                traverse(&mut Serial, &tree),
+                expected,
+                "{flags} by the serial elision"
+            );
         }
     }
 

@@ -1,14 +1,16 @@
-//! weft-peer-rayon: weft's compare workloads (fib, uts, nqueens, strassen, sparselu, fft,
-//! sort, matmul: all of the fork-join ones, none of the loop ones) on Rayon, speaking the
-//! peer protocol:
+//! weft's compare workloads (fib, uts, nqueens, strassen, sparselu, fft, sort, matmul: all
+//! of the fork-join ones, none of the loop ones) in Rust, behind the peer protocol, for two
+//! peers built from this crate: weft-peer-rayon (Rayon) and weft-peer-chili (chili). Each
+//! kernel is written once, generic over the `Par` of par.rs; each peer is a `Runtime` here,
+//! and its program (src/bin/) calls `main`:
 //!
-//!   weft-peer-rayon --workload <name>[:<size>] --workers <W> [--repeat <R>]
-//!   weft-peer-rayon --list
+//!   weft-peer-<peer> --workload <name>[:<size>] --workers <W> [--repeat <R>]
+//!   weft-peer-<peer> --list
 //!
-//! The pool (num_threads(W)) is built once; each repetition builds its input (untimed), times
-//! the computation inside pool.install, verifies it (untimed) and prints one JSON line. A
-//! failed verification prints its line with "verified":false and an "error", then exits 1;
-//! bad arguments print "weft-peer-rayon: <argument>: <what is wrong>" on stderr, exit 2.
+//! The pool of W workers is built once; each repetition builds its input (untimed), times
+//! the computation on the pool, verifies it (untimed) and prints one JSON line. A failed
+//! verification prints its line with "verified":false and an "error", then exits 1; bad
+//! arguments print "weft-peer-<peer>: <argument>: <what is wrong>" on stderr, exit 2.
 
 mod cfmt;
 mod dense;
@@ -16,7 +18,7 @@ mod fft;
 mod fib;
 mod matmul;
 mod nqueens;
-mod par;
+pub mod par;
 mod sort;
 mod sparselu;
 mod strassen;
@@ -30,15 +32,15 @@ use sparselu::SparseLu;
 use strassen::Strassen;
 
 use std::io::Write;
+use std::num::NonZero;
 use std::process::exit;
 use std::time::Instant;
 
-const PROG: &str = "weft-peer-rayon";
-
-/// Worker stacks of 256 MiB (weft's are 64 MiB): UTS recurses through about 1.3 KB of Rayon
-/// frames per tree level and T3L is 17,844 levels deep (about 25 MB), and a worker waiting
-/// in a join runs stolen jobs on top of its own stack. Only touched pages are committed.
-const STACK_BYTES: usize = 256 << 20;
+/// Worker stacks of 256 MiB (weft's are 64 MiB), for both peers: UTS recurses through about
+/// 1.3 KB of Rayon frames per tree level and T3L is 17,844 levels deep (about 25 MB), and a
+/// worker waiting in a join runs stolen jobs on top of its own stack. Only touched pages are
+/// committed.
+pub const STACK_BYTES: usize = 256 << 20;
 
 /// In the order of the C++ suite's ForkJoinWorkloads (suite.hpp), with its default sizes.
 const WORKLOADS: [(&str, &str); 8] = [
@@ -261,10 +263,10 @@ fn json_string(s: &str) -> String {
     out
 }
 
-/// What the workloads with an input have in common: built untimed, computed (timed) with
-/// a Par, then verified and summarised untimed (the C++ side's workload.hpp interface).
-trait Work {
-    fn compute(&mut self, par: Par);
+/// What every workload has: built untimed, computed (timed) with a Par, then verified and
+/// summarised untimed (the C++ side's workload.hpp interface).
+pub trait Work {
+    fn compute<P: Par>(&mut self, par: &mut P);
     fn verify(&self) -> Option<String>;
     fn result(&self) -> String;
 }
@@ -272,7 +274,7 @@ trait Work {
 macro_rules! impl_work {
     ($($t:ty),*) => {$(
         impl Work for $t {
-            fn compute(&mut self, par: Par) {
+            fn compute<P: Par>(&mut self, par: &mut P) {
                 <$t>::compute(self, par)
             }
             fn verify(&self) -> Option<String> {
@@ -286,54 +288,148 @@ macro_rules! impl_work {
 }
 impl_work!(Strassen, SparseLu, Fft, Sort, Matmul);
 
-/// workload.hpp's measure(): times only compute, inside the pool.
-fn measure<W: Work + Send>(mut work: W, pool: &rayon::ThreadPool) -> (f64, String, Option<String>) {
-    let start = Instant::now();
-    pool.install(|| work.compute(Par::Rayon));
-    let seconds = start.elapsed().as_secs_f64();
+/// fib, nqueens and uts as Work: a size in, a value out.
+struct Fib {
+    n: u32,
+    value: u64,
+}
+
+impl Work for Fib {
+    fn compute<P: Par>(&mut self, par: &mut P) {
+        self.value = fib::fib(par, self.n);
+    }
+    fn verify(&self) -> Option<String> {
+        fib::verify(self.n, self.value)
+    }
+    fn result(&self) -> String {
+        fib::result(self.n, self.value)
+    }
+}
+
+struct NQueens {
+    n: usize,
+    solutions: u64,
+}
+
+impl Work for NQueens {
+    fn compute<P: Par>(&mut self, par: &mut P) {
+        self.solutions = nqueens::solve(par, self.n);
+    }
+    fn verify(&self) -> Option<String> {
+        nqueens::verify(self.n, self.solutions)
+    }
+    fn result(&self) -> String {
+        nqueens::result(self.solutions)
+    }
+}
+
+struct Uts {
+    preset: &'static uts::Preset,
+    tree: uts::Tree,
+    counts: uts::Counts,
+}
+
+impl Work for Uts {
+    fn compute<P: Par>(&mut self, par: &mut P) {
+        self.counts = uts::traverse(par, &self.tree);
+    }
+    fn verify(&self) -> Option<String> {
+        uts::verify(self.preset, &self.counts)
+    }
+    fn result(&self) -> String {
+        uts::result(&self.counts)
+    }
+}
+
+/// A peer's runtime: its pool of `workers` threads, and how a computation is timed on it.
+pub trait Runtime: Sized {
+    /// The peer's name: "peer" in the output lines, weft-peer-<NAME> in messages.
+    const NAME: &'static str;
+    fn build(workers: usize) -> Result<Self, String>;
+    /// workload.hpp's measure(): runs and times only `work.compute`, in seconds.
+    fn time<W: Work + Send>(&self, work: &mut W) -> f64;
+}
+
+/// Rayon: `ThreadPoolBuilder::num_threads(W)` with STACK_BYTES stacks; the computation
+/// runs inside `install`, on one of the pool's workers.
+impl Runtime for rayon::ThreadPool {
+    const NAME: &'static str = "rayon";
+
+    fn build(workers: usize) -> Result<Self, String> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .stack_size(STACK_BYTES)
+            .thread_name(|i| format!("rayon-{i}"))
+            .build()
+            .map_err(|e| e.to_string())
+    }
+
+    fn time<W: Work + Send>(&self, work: &mut W) -> f64 {
+        let start = Instant::now();
+        self.install(|| work.compute(&mut par::Rayon));
+        start.elapsed().as_secs_f64()
+    }
+}
+
+/// chili: `ThreadPool::with_config` with W threads, that is W - 1 workers and the thread
+/// that takes a scope, here the thread calling `main` (weft-peer-chili gives it and chili's
+/// workers STACK_BYTES stacks), and chili's default heartbeat interval (100 us). Each
+/// repetition takes a fresh scope, untimed, so that chili's heartbeat thread sleeps between
+/// repetitions.
+impl Runtime for chili::ThreadPool {
+    const NAME: &'static str = "chili";
+
+    fn build(workers: usize) -> Result<Self, String> {
+        Ok(chili::ThreadPool::with_config(chili::Config {
+            thread_count: NonZero::new(workers),
+            ..Default::default()
+        }))
+    }
+
+    fn time<W: Work + Send>(&self, work: &mut W) -> f64 {
+        let mut scope = self.scope();
+        let start = Instant::now();
+        work.compute(&mut scope);
+        start.elapsed().as_secs_f64()
+    }
+}
+
+/// Times `work` (its input built) on the pool, then summarises and verifies it, untimed.
+fn measure<R: Runtime, W: Work + Send>(pool: &R, mut work: W) -> (f64, String, Option<String>) {
+    let seconds = pool.time(&mut work);
     (seconds, work.result(), work.verify())
 }
 
 /// One repetition: (seconds, result, None or the verification error).
-fn run_once(workload: &Workload, pool: &rayon::ThreadPool) -> (f64, String, Option<String>) {
+fn run_once<R: Runtime>(workload: &Workload, pool: &R) -> (f64, String, Option<String>) {
     match *workload {
-        Workload::Strassen(p) => measure(Strassen::new(p), pool),
-        Workload::SparseLu(p) => measure(SparseLu::new(p), pool),
-        Workload::Fft(p) => measure(Fft::new(p), pool),
-        Workload::Sort(p) => measure(Sort::new(p), pool),
-        Workload::Matmul(p) => measure(Matmul::new(p), pool),
-        Workload::Fib(n) => {
-            let start = Instant::now();
-            let value = pool.install(|| fib::fib(n));
-            let seconds = start.elapsed().as_secs_f64();
-            (seconds, fib::result(n, value), fib::verify(n, value))
-        }
-        Workload::NQueens(n) => {
-            let start = Instant::now();
-            let solutions = pool.install(|| nqueens::solve(n));
-            let seconds = start.elapsed().as_secs_f64();
-            (
-                seconds,
-                nqueens::result(solutions),
-                nqueens::verify(n, solutions),
-            )
-        }
-        Workload::Uts(preset) => {
-            let tree = uts::Tree::new(preset.params);
-            let start = Instant::now();
-            let counts = pool.install(|| uts::traverse(&tree));
-            let seconds = start.elapsed().as_secs_f64();
-            (seconds, uts::result(&counts), uts::verify(preset, &counts))
-        }
+        Workload::Strassen(p) => measure(pool, Strassen::new(p)),
+        Workload::SparseLu(p) => measure(pool, SparseLu::new(p)),
+        Workload::Fft(p) => measure(pool, Fft::new(p)),
+        Workload::Sort(p) => measure(pool, Sort::new(p)),
+        Workload::Matmul(p) => measure(pool, Matmul::new(p)),
+        Workload::Fib(n) => measure(pool, Fib { n, value: 0 }),
+        Workload::NQueens(n) => measure(pool, NQueens { n, solutions: 0 }),
+        Workload::Uts(preset) => measure(
+            pool,
+            Uts {
+                preset,
+                tree: uts::Tree::new(preset.params),
+                counts: uts::Counts::default(),
+            },
+        ),
     }
 }
 
-fn main() {
+/// The peer program weft-peer-<R::NAME>: parses the arguments, then lists the workloads or
+/// runs one; exits 2 on a bad argument, 1 on a failed verification or pool.
+pub fn main<R: Runtime>() {
+    let program = format!("weft-peer-{}", R::NAME);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let command = match parse_args(&args) {
         Ok(c) => c,
         Err(ArgError(arg, what)) => {
-            eprintln!("{PROG}: {arg}: {what}");
+            eprintln!("{program}: {arg}: {what}");
             exit(2);
         }
     };
@@ -353,15 +449,10 @@ fn main() {
             repeat,
         } => (workload, workers, repeat),
     };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("rayon-{i}"))
-        .build()
-    {
+    let pool = match R::build(workers) {
         Ok(pool) => pool,
         Err(e) => {
-            eprintln!("{PROG}: --workers: cannot build a pool of {workers} threads: {e}");
+            eprintln!("{program}: --workers: cannot build a pool of {workers} threads: {e}");
             exit(1);
         }
     };
@@ -369,8 +460,9 @@ fn main() {
     for _ in 0..repeat {
         let (seconds, result, error) = run_once(&workload, &pool);
         let mut line = format!(
-            "{{\"peer\":\"rayon\",\"workload\":{},\"workers\":{workers},\"seconds\":{seconds:.9},\
+            "{{\"peer\":{},\"workload\":{},\"workers\":{workers},\"seconds\":{seconds:.9},\
              \"result\":{},\"verified\":{}",
+            json_string(R::NAME),
             json_string(&name),
             json_string(&result),
             error.is_none()
@@ -445,11 +537,49 @@ mod tests {
 
     #[test]
     fn small_workloads_verify() {
-        for n in 0..20 {
-            assert_eq!(fib::verify(n, fib::fib(n)), None);
-        }
+        par::on_each_runtime!(|par, runtime| {
+            for n in 0..20 {
+                assert_eq!(fib::verify(n, fib::fib(par, n)), None, "{runtime}");
+            }
+            for n in 1..=9 {
+                let solutions = nqueens::solve(par, n);
+                assert_eq!(nqueens::verify(n, solutions), None, "{runtime}");
+            }
+        });
         for n in 1..=9 {
-            assert_eq!(nqueens::verify(n, nqueens::solve(n)), None);
+            assert_eq!(
+                nqueens::verify(n, nqueens::solve(&mut par::Serial, n)),
+                None
+            );
         }
+    }
+
+    #[test]
+    fn wrong_answers_fail() {
+        assert!(fib::verify(20, 6764).unwrap().contains("expected 6765"));
+        assert!(nqueens::verify(8, 91).unwrap().contains("expected 92"));
+    }
+
+    #[test]
+    fn every_workload_runs_and_verifies_on_both_runtimes() {
+        fn each<R: Runtime>(pool: &R) {
+            for spec in [
+                "fib:15",
+                "uts:T1",
+                "nqueens:6",
+                "strassen:64",
+                "sparselu:5x6",
+                "fft:2^10",
+                "sort:5000",
+                "matmul:64",
+            ] {
+                let workload = parse_workload(spec).ok().unwrap();
+                let (seconds, result, error) = run_once(&workload, pool);
+                assert_eq!(error, None, "{} {spec}: {result}", R::NAME);
+                assert!(seconds >= 0.0);
+            }
+        }
+        each(&rayon::ThreadPool::build(2).unwrap());
+        each(&chili::ThreadPool::build(2).unwrap());
     }
 }
