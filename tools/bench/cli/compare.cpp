@@ -42,6 +42,7 @@ struct WeftSlot {
 
 void add_stats(CompareRun& run, const weft::Stats& stats) {
   run.counters += stats.total;
+  run.spawns_counted = stats.spawns_counted;
   run.membarrier_ns = stats.membarrier_ns;
   if (run.per_worker.size() < stats.per_worker.size())
     run.per_worker.resize(stats.per_worker.size());

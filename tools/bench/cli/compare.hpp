@@ -52,6 +52,7 @@ struct CompareRun {
   std::string result;               // the last run's account of its output
   std::string skipped;              // why a peer did not run ("" = it ran)
   weft::WorkerStats counters;       // weft: summed over the repetitions
+  bool spawns_counted = false;      // weft: the runtime counted spawns (Stats::spawns_counted)
   std::uint64_t membarrier_ns = 0;  // weft: Stats::membarrier_ns after the last repetition
   std::vector<weft::WorkerStats> per_worker;  // weft: the same per worker
 

@@ -173,7 +173,7 @@ void run_json(std::ostringstream& out, const CompareWorkload& w, const CompareRu
   if (run.impl == "weft") {
     const weft::WorkerStats& c = run.counters;
     out << ",\"counters_per_run\":";
-    counters_json(out, c, repeat);
+    counters_json(out, c, run.spawns_counted, repeat);
     out << ",\"membarrier_ns\":" << run.membarrier_ns;
     if (c.window_ns != 0) {
       const weft::ProfileShares s = c.shares();

@@ -183,8 +183,8 @@ void vs_baseline_json(std::ostream& out, const SweepSitting& s, std::size_t reco
 
 // Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
 // the log2 histogram of n at steal attempts, weft/stats.hpp).
-void counters_json(std::ostream& out, const weft::WorkerStats& c, int repeat) {
-  out << "{\"spawns\":" << number(per_run(c.spawns, repeat))
+void counters_json(std::ostream& out, const weft::WorkerStats& c, bool spawns_counted, int repeat) {
+  out << "{\"spawns\":" << (spawns_counted ? number(per_run(c.spawns, repeat)) : "null")
       << ",\"steal_attempts\":" << number(per_run(c.steal_attempts, repeat))
       << ",\"steals\":" << number(per_run(c.steals, repeat))
       << ",\"tasks_stolen\":" << number(per_run(c.tasks_stolen, repeat))
@@ -266,7 +266,7 @@ std::string uts_json(const UtsResult& res) {
     counts_json(out, r.counts);
     if (r.impl == Impl::kWeft) {
       out << ",\"counters_per_run\":";
-      counters_json(out, r.counters, res.repeat);
+      counters_json(out, r.counters, r.spawns_counted, res.repeat);
       out << ",\"membarrier_ns\":" << r.membarrier_ns;
       if (r.load.empty()) {  // counted only with --profile
         out << ",\"nodes_per_worker_per_run\":null,\"node_efficiency\":null";
@@ -337,7 +337,7 @@ std::string fib_json(const FibResult& res) {
         out << ",\"ns_per_spawn\":" << number((t - ts) / static_cast<double>(res.spawns) * 1e9);
       }
       out << ",\"counters_per_run\":";
-      counters_json(out, r.counters, res.repeat);
+      counters_json(out, r.counters, r.spawns_counted, res.repeat);
       out << ",\"membarrier_ns\":" << r.membarrier_ns;
       out << ",\"spawns_per_worker_per_run\":";
       load_json(out, r, res.repeat);

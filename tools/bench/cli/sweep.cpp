@@ -73,6 +73,7 @@ auto run_weft(WeftSetup& setup, Record& r, F&& f,
   r.times.push_back(seconds_since(t0));
   const weft::Stats stats = setup.rt->stats();
   r.counters += stats.total;
+  r.spawns_counted = stats.spawns_counted;
   r.frame_cost_ns = stats.frame_cost_ns;
   r.membarrier_ns = stats.membarrier_ns;
   if (r.per_worker.size() < stats.per_worker.size()) r.per_worker.resize(stats.per_worker.size());

@@ -37,9 +37,10 @@ struct Record {
   weft::StealMechanism mechanism = weft::StealMechanism::kConcurrent;  // weft only
   std::string steal;                                                   // weft only, else ""
   unsigned workers = 1;                                                // seq: 1
-  std::vector<double> times;   // seconds, one per repetition, in order
-  uts::Counts counts;          // uts: of the last run (all runs were checked equal)
-  weft::WorkerStats counters;  // weft: rt.stats().total summed over the repetitions
+  std::vector<double> times;    // seconds, one per repetition, in order
+  uts::Counts counts;           // uts: of the last run (all runs were checked equal)
+  weft::WorkerStats counters;   // weft: rt.stats().total summed over the repetitions
+  bool spawns_counted = false;  // weft: the runtime counted spawns (Stats::spawns_counted)
   // weft: rt.stats().per_worker summed over the repetitions (the profile per worker).
   std::vector<weft::WorkerStats> per_worker;
   double frame_cost_ns = 0;         // weft, profiled: the runtime's calibrated spawn+join cost
