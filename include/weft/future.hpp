@@ -336,9 +336,15 @@ template <class F>
                 "weft::spawn: the task must be callable with no arguments");
   static_assert(std::is_move_constructible_v<Fn>, "weft::spawn: the task must be movable");
   Slot* s = w->stack.top();
-  // One check sends a full stack, the serial worker (no slots) and a pending steal request
-  // (request mechanism) to the slow path.
+  // One check sends a full stack, the serial worker (no slots), a pending steal request
+  // (request mechanism) and a counting stack off the fast path.
   if (!w->stack.diverts(s)) [[likely]] {
+    return push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn));
+  }
+  // A counting stack with room and no request pending counts here, without a call, so that a
+  // profile's spawns cost what they would unprofiled plus the count.
+  if (w->stack.counts_and_open(s)) {
+    w->spawns.bump();
     return push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn));
   }
   return spawn_slow<Fn, SpawnResult<F>>(w, Fn(std::forward<F>(fn)));
