@@ -62,11 +62,6 @@ struct FutureAccess {
   static typename Fut::value_type join_word(std::uintptr_t word) {
     return Fut::join_word(word);
   }
-  // The same on the core `w` the caller read before (see join_word_on).
-  template <class Fut>
-  static typename Fut::value_type join_word_on(WorkerCore* w, std::uintptr_t word) {
-    return Fut::join_word_on(w, word);
-  }
 };
 }  // namespace detail
 
@@ -122,9 +117,9 @@ std::uintptr_t push_task(WorkerCore* w, Slot* s, Arg&& fn) {
   return reinterpret_cast<std::uintptr_t>(s);
 }
 
-// The spawn whose one check failed: a steal request is pending (answer it, then push), the
-// stack counts spawns (count this one, then push), or the task cannot be pushed (serial
-// elision, or a full task stack: run it now). Off the fast path, which counts nothing.
+// The spawn whose checks failed: a steal request is pending (answer it, then push, counted on
+// a counting stack), or the task cannot be pushed (serial elision, or a full task stack: run
+// it now). Off the fast path, which counts nothing.
 // The closure comes by value: a small one then travels in registers, and the caller's frame
 // has no local whose address escapes (which would keep the compiler from keeping the
 // caller's variables in registers across its calls).
@@ -194,15 +189,7 @@ class [[nodiscard]] Future {
 
   static T join_word(std::uintptr_t word) {
     // Outside a worker this is the serial worker, whose stack has no top: top_if() fails.
-    return join_word_on(detail::current_worker(), word);
-  }
-
-  // join_word on `w`, read by the caller before: the core of the code running does not change
-  // across a call, even one that blocks (a user-level thread carries its core from worker to
-  // worker, and a task on a worker's own stack never leaves that worker's OS thread), so a core
-  // read before the spawn is still the right one at the join. Only the TLS variable's address
-  // changes with the OS thread, and nothing keeps that.
-  static T join_word_on(detail::WorkerCore* w, std::uintptr_t word) {
+    detail::WorkerCore* w = detail::current_worker();
     if (detail::Slot* s = w->stack.top_if(word)) [[likely]] {
       if (w->stack.pop_top(s)) [[likely]] {
         return run_inline(s);
@@ -325,24 +312,19 @@ namespace detail {
 // Always inlined, so that weft::spawn is the same code as when this body was its own.
 template <class F>
 [[gnu::always_inline]] inline std::uintptr_t spawn_word(F&& fn) {
-  return spawn_word_on(current_worker(), std::forward<F>(fn));  // the serial worker outside one
-}
-
-// spawn_word on `w`, the current core, which the caller keeps for the join (join_word_on).
-template <class F>
-[[gnu::always_inline]] inline std::uintptr_t spawn_word_on(WorkerCore* w, F&& fn) {
   using Fn = std::decay_t<F>;
   static_assert(std::is_invocable_v<Fn>,
                 "weft::spawn: the task must be callable with no arguments");
   static_assert(std::is_move_constructible_v<Fn>, "weft::spawn: the task must be movable");
+  WorkerCore* w = current_worker();  // the serial worker outside a runtime
   Slot* s = w->stack.top();
   // One check sends a full stack, the serial worker (no slots), a pending steal request
   // (request mechanism) and a counting stack off the fast path.
   if (!w->stack.diverts(s)) [[likely]] {
     return push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn));
   }
-  // A counting stack with room and no request pending counts here, without a call, so that a
-  // profile's spawns cost what they would unprofiled plus the count.
+  // A counting stack with room and no request pending counts here, without a call: a few loads
+  // and compares more than the fast path.
   if (w->stack.counts_and_open(s)) {
     w->spawns.bump();
     return push_task<Fn, SpawnResult<F>>(w, s, std::forward<F>(fn));
