@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # weft against Lace, the fastest library work stealer we know, on fib:
-#   1. fib(37) on 1 worker and fib(39) on 2 workers: serial, Lace, and weft's spawn/join,
-#      spawn/join in a noexcept function, and weft::invoke, in randomized blocks in one
+#   1. fib(37) on 1 worker and fib(39) on 1 and 2 workers: serial, Lace, and weft's spawn/join,
+#      spawn/join in a noexcept function, weft::invoke and weft::invoke with the explicit
+#      context (ctx, weft/context.hpp), in randomized blocks in one
 #      process (each repetition runs every form once, in an order shuffled from the seed);
 #      medians, and each form's time over Lace's and over serial's as paired ratios with 95 %
 #      bootstrap intervals and verdicts; the host's steadiness (HOST UNSTEADY when busy);
@@ -12,7 +13,10 @@
 #        C1  invoke's instructions per spawn+join <= Lace's (callgrind: deterministic);
 #        C2  invoke's time on 1 worker (fib(37)) is not behind Lace's: the verdict of
 #            invoke/lace is ahead or level (undecided fails: the interval must show it);
-#        C3  the same on 2 workers (fib(39)).
+#        C3  the same on 2 workers (fib(39));
+#        C4  invoke's fib(39) scales from 1 to 2 workers at least as well as Lace's: its
+#            2-worker/1-worker time over Lace's (scripts/lace_scaling.py) is not behind;
+#        C5, C6, C7  C2, C3 and C4 for ctx.
 #      SKIP where the data was not taken (--callgrind-only, or no valgrind). The exit status
 #      does not depend on the criteria (0 when everything ran).
 #
@@ -59,14 +63,24 @@ cmake --build "$build" --target weft-lace-fib >/dev/null
 bin="$build/tools/bench/lace/weft-lace-fib"
 
 # This run's figures only: an older table's JSON must not be judged.
-rm -f "$build/fib37-w1.json" "$build/fib39-w2.json"
+rm -f "$build/fib37-w1.json" "$build/fib39-w1.json" "$build/fib39-w2.json" \
+  "$build/fib39-scaling-invoke.json" "$build/fib39-scaling-ctx.json"
 if ((timing)); then
   echo
   echo "== fib(37), 1 worker"
   "$bin" --n 37 --workers 1 --repeat "$repeat" "${seed[@]}" --json "$build/fib37-w1.json"
   echo
+  echo "== fib(39), 1 worker"
+  "$bin" --n 39 --workers 1 --repeat "$repeat" "${seed[@]}" --json "$build/fib39-w1.json"
+  echo
   echo "== fib(39), 2 workers"
   "$bin" --n 39 --workers 2 --repeat "$repeat" "${seed[@]}" --json "$build/fib39-w2.json"
+  echo
+  echo "== fib(39), 1 to 2 workers: invoke's and ctx's scaling against Lace's"
+  for form in invoke ctx; do
+    python3 "$ROOT/scripts/lace_scaling.py" "$build/fib39-w1.json" "$build/fib39-w2.json" \
+      --form "$form" --json "$build/fib39-scaling-$form.json"
+  done
 fi
 
 declare -A per_spawn=()  # form -> instructions per spawn+join (unrounded)
@@ -93,7 +107,7 @@ if command -v valgrind >/dev/null 2>&1; then
   spawns=$(( (1346269 - 1) - (121393 - 1) ))  # (fib(31) - 1) - (fib(26) - 1): extra spawns
   s25=$(instr serial 25); s30=$(instr serial 30)
   printf '%-9s %14s %18s\n' form "instr/spawn" "over serial calls"
-  for form in serial lace spawn noexcept invoke; do
+  for form in serial lace spawn noexcept invoke ctx; do
     i25=$(instr "$form" 25); i30=$(instr "$form" 30)
     awk -v f="$form" -v a="$i25" -v b="$i30" -v s25="$s25" -v s30="$s30" -v n="$spawns" 'BEGIN {
       printf "%-9s %14.2f %18.2f\n", f, (b - a) / n, ((b - a) - (s30 - s25)) / n }'
@@ -125,12 +139,28 @@ if [[ -n "${per_spawn[invoke]:-}" && -n "${per_spawn[lace]:-}" ]]; then
 else
   echo "SKIP  C1 invoke instr/spawn <= Lace (no callgrind counts)"
 fi
-for criterion in "C2 fib37-w1 1 worker" "C3 fib39-w2 2 workers"; do
-  read -r name file label <<<"$criterion"
-  verdict="$(verdict_vs_lace "$build/$file.json" invoke)"
+for criterion in "C2 invoke fib37-w1 1 worker" "C3 invoke fib39-w2 2 workers" \
+  "C5 ctx fib37-w1 1 worker" "C6 ctx fib39-w2 2 workers"; do
+  read -r name form file label <<<"$criterion"
+  verdict="$(verdict_vs_lace "$build/$file.json" "$form")"
   case "$verdict" in
-    "") echo "SKIP  $name invoke not behind Lace on $label (no timed table)" ;;
-    ahead | level) echo "PASS  $name invoke not behind Lace on $label (invoke/lace: $verdict)" ;;
-    *) echo "FAIL  $name invoke not behind Lace on $label (invoke/lace: $verdict)" ;;
+    "") echo "SKIP  $name $form not behind Lace on $label (no timed table)" ;;
+    ahead | level) echo "PASS  $name $form not behind Lace on $label ($form/lace: $verdict)" ;;
+    *) echo "FAIL  $name $form not behind Lace on $label ($form/lace: $verdict)" ;;
   esac
+done
+for criterion in "C4 invoke" "C7 ctx"; do
+  read -r name form <<<"$criterion"
+  file="$build/fib39-scaling-$form.json"
+  if [[ ! -f "$file" ]]; then
+    echo "SKIP  $name $form scales from 1 to 2 workers not behind Lace (no timed tables)"
+    continue
+  fi
+  verdict="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["scaling_vs_lace"]["verdict"])' \
+    "$file")"
+  case "$verdict" in
+    ahead | level) result=PASS ;;
+    *) result=FAIL ;;
+  esac
+  echo "$result  $name $form scales from 1 to 2 workers (fib(39)) not behind Lace ($verdict)"
 done

@@ -1,5 +1,6 @@
-// Misuse that weft promises to catch in every build: joining futures out of LIFO order, and
-// joining a future on a thread that did not spawn it, abort with a message saying so.
+// Misuse that weft promises to catch in every build: joining futures out of LIFO order (with
+// or without an explicit context), and joining a future on a thread that did not spawn it,
+// abort with a message saying so.
 // Death tests fork (the threadsafe style re-executes the binary for the one test), so they
 // live in their own executable.
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "test_support.hpp"
+#include "weft/context.hpp"
 #include "weft/weft.hpp"
 
 namespace {
@@ -33,6 +35,24 @@ TEST_F(MisuseDeathTest, JoiningOutOfLifoOrderAborts) {
           auto b = weft::spawn([] { return 2; });
           const int x = a.join();  // a is older than b: out of order
           const int y = b.join();
+          return x + y;
+        });
+      },
+      "LIFO");
+}
+
+// The explicit-context join (weft/context.hpp) of a future that is not the newest takes the
+// ordinary join's path, which catches it.
+TEST_F(MisuseDeathTest, JoiningOutOfLifoOrderWithAContextAborts) {
+  EXPECT_DEATH(
+      {
+        weft::Runtime rt(one_worker());
+        rt.run([] {
+          weft::Ctx c = weft::context();
+          auto a = weft::spawn(c, [](weft::Ctx) { return 1; });
+          auto b = weft::spawn(c, [](weft::Ctx) { return 2; });
+          const int x = weft::join(c, a);  // a is older than b: out of order
+          const int y = weft::join(c, b);
           return x + y;
         });
       },

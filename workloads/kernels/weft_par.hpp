@@ -1,4 +1,4 @@
-// weft as a backend of the compare workloads (par.hpp): invoke spawns g and runs f inline,
+// weft as a backend of the compare workloads (par.hpp): invoke is weft::invoke (g pushed, f here),
 // scope is weft::scope, for_range is weft::parallel_for with the run's loop options (its
 // schedule; the scheme, frame home and adaptive forking are the Runtime's Config). The Runtime is
 // the caller's, so one runtime serves every run of a sweep, as a program would use it.
@@ -29,10 +29,10 @@ class WeftPar {
   }
   template <class F, class G>
   void invoke(F&& f, G&& g) {
-    // The closure is one pointer: g lives in the caller's frame until the join.
-    auto other = weft::spawn([&g] { g(); });
-    std::forward<F>(f)();
-    other.join();
+    // weft::invoke, weft's two-way fork as TBB's is parallel_invoke and Rayon's join: g is
+    // pushed (a closure of one pointer: g lives in the caller's frame until the join), f runs
+    // here. No Future lives in the frame, so nothing but a handler surrounds f's call.
+    (void)weft::invoke([&g] { g(); }, [&f] { f(); });
   }
   template <class Body>
   void scope(Body&& body) {

@@ -208,6 +208,10 @@ class TaskStack {
     tail_.store(s + 1, std::memory_order_release);
   }
 
+  // Whether T is `s`: the explicit-context forms' check that their context is current
+  // (weft/context.hpp). relaxed: our own variable, compared in memory as top_if() does.
+  bool top_is(const Slot* s) const noexcept { return equals_word(s, tail_); }
+
   // The newest task's slot if the future word `word` names it (the only task its owner may
   // pop), else null. Compared as integers: a word with its low bit set (a future whose task
   // already ran, or an empty one) never equals the even address one past a slot, so this

@@ -15,6 +15,7 @@
 #include "tools/bench/cli/report.hpp"
 #include "tools/bench/cli/sweep.hpp"
 #include "tools/bench/cli/trace_json.hpp"
+#include "tools/bench/stats/paired.hpp"
 #include "workloads/uts/uts_seq.hpp"
 #include "workloads/uts/uts_weft.hpp"
 
@@ -387,10 +388,25 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
   for (std::uint64_t x : result.records.back().load) nodes += x;
   EXPECT_EQ(nodes, 2 * kSmallCounts.nodes);
 
+  // Each weft run is paired with the threads run at its worker count, repetition by repetition.
+  ASSERT_EQ(result.vs_threads.size(), 4u);
+  for (const bench_cli::ThreadsPair& p : result.vs_threads) {
+    const bench_cli::Record& w = result.records[p.weft];
+    const bench_cli::Record& t = result.records[p.threads];
+    EXPECT_EQ(w.impl, Impl::kWeft);
+    EXPECT_EQ(t.impl, Impl::kThreads);
+    EXPECT_EQ(w.workers, t.workers) << w.label();
+    EXPECT_EQ(p.summary.n, 2u) << w.label();
+    const std::vector<double> ratios = bench_stats::paired_ratios(w.times, t.times);
+    EXPECT_DOUBLE_EQ(p.summary.ratio_median, bench_stats::median_of(ratios)) << w.label();
+  }
+
   const std::string table = bench_cli::uts_table(result);
   EXPECT_NE(table.find("30057 nodes"), std::string::npos);
   EXPECT_EQ(occurrences(table, "\nweft "), 4u);
   EXPECT_EQ(occurrences(table, "\nthreads "), 2u);
+  EXPECT_NE(table.find("weft's time / threads' at the same workers"), std::string::npos) << table;
+  EXPECT_EQ(occurrences(table, "  weft concurrent/one w=2 "), 2u) << "vs seq and vs threads";
 
   const std::string json = bench_cli::uts_json(result);
   EXPECT_TRUE(balanced(json)) << json;
@@ -402,6 +418,7 @@ TEST(BenchCliSweep, UtsEveryImplementationMatches) {
   }
   EXPECT_EQ(occurrences(json, "\"times_s\":"), 7u);
   EXPECT_EQ(occurrences(json, "\"membarrier_ns\":"), 4u) << "one per weft run";
+  EXPECT_EQ(occurrences(json, "\"vs_threads\":{\"threads_workers\":"), 4u) << json;
   // The default mechanism is written out too; seq and threads have none.
   EXPECT_EQ(occurrences(json, "\"mechanism\":\"concurrent\""), 4u);
   EXPECT_EQ(occurrences(json, "\"mechanism\":null"), 3u);

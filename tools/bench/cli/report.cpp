@@ -179,6 +179,33 @@ void vs_baseline_json(std::ostream& out, const SweepSitting& s, std::size_t reco
   out << "null";
 }
 
+// Each weft run's time over the thread-level version's at the same worker count; "" when
+// the sitting ran no such pair.
+std::string threads_pairs_table(const UtsResult& res) {
+  if (res.vs_threads.empty()) return "";
+  std::string out =
+      "\nweft's time / threads' at the same workers, median of the paired repetitions "
+      "[95 % interval] verdict\n(< 1: weft faster; all repetitions, after the sitting):\n";
+  for (const ThreadsPair& p : res.vs_threads) {
+    out += format("  %-36s %s\n", res.records[p.weft].label().c_str(),
+                  interval_text(p.summary).c_str());
+  }
+  return out;
+}
+
+// A weft run's "vs_threads": its pair with the threads run at its worker count, or null.
+void vs_threads_json(std::ostream& out, const UtsResult& res, std::size_t record) {
+  out << ",\"vs_threads\":";
+  for (const ThreadsPair& p : res.vs_threads) {
+    if (p.weft != record) continue;
+    out << "{\"threads_workers\":" << res.records[p.threads].workers;
+    summary_json(out, p.summary);
+    out << "}";
+    return;
+  }
+  out << "null";
+}
+
 }  // namespace
 
 // Counters per run: the sums over the repetitions divided by their number (steal_sizes_seen:
@@ -236,6 +263,7 @@ std::string uts_table(const UtsResult& res) {
     }
   }
   out += baseline_pairs_table(res.records, res.sitting, "seq");
+  out += threads_pairs_table(res);
   if (res.profiled) out += profile_table(res.records, res.repeat);
   return out;
 }
@@ -268,6 +296,7 @@ std::string uts_json(const UtsResult& res) {
       out << ",\"counters_per_run\":";
       counters_json(out, r.counters, r.spawns_counted, res.repeat);
       out << ",\"membarrier_ns\":" << r.membarrier_ns;
+      vs_threads_json(out, res, i);
       if (r.load.empty()) {  // counted only with --profile
         out << ",\"nodes_per_worker_per_run\":null,\"node_efficiency\":null";
       } else {

@@ -174,6 +174,23 @@ void run_sitting(const Options& o, std::vector<Record>& records, SweepSitting& s
   sitting.elapsed_s = seconds_since(t0);
 }
 
+// Each weft run against the threads run at its worker count, over every repetition.
+std::vector<ThreadsPair> threads_pairs(const Options& o, const std::vector<Record>& records) {
+  std::vector<ThreadsPair> pairs;
+  const std::uint64_t seed = bench_stats::derive_seed(o.seed, 3000);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].impl != Impl::kWeft) continue;
+    for (std::size_t j = 0; j < records.size(); ++j) {
+      if (records[j].impl != Impl::kThreads || records[j].workers != records[i].workers) continue;
+      pairs.push_back({i, j,
+                       bench_stats::compare_paired(
+                           records[i].times, records[j].times,
+                           {o.resamples, 0.95, bench_stats::derive_seed(seed, pairs.size())})});
+    }
+  }
+  return pairs;
+}
+
 }  // namespace
 
 std::string Record::label() const {
@@ -282,6 +299,7 @@ UtsResult run_uts(const Options& o, const Progress& progress, const LookReport& 
   };
   run_sitting(o, records, result.sitting, run_record, progress, look_report);
   result.repeat = result.sitting.repetitions;
+  result.vs_threads = threads_pairs(o, records);
   collect_traces(setups, records);
   result.profiled = o.profile;
   return result;

@@ -76,6 +76,16 @@ struct SweepSitting {
   int repetitions = 0;  // repetitions run
 };
 
+// A weft run against the thread-level version at the same worker count (a uts sitting that
+// runs both): the weft record's time over the threads record's, paired by repetition, over
+// all the sitting's repetitions at 95 % (< 1: weft faster). Computed once the sitting ends;
+// not part of --until-decided's stopping rule, which follows the pairs with seq.
+struct ThreadsPair {
+  std::size_t weft = 0;     // records[weft] is a weft run
+  std::size_t threads = 0;  // records[threads] the threads run at its worker count
+  bench_stats::PairedSummary summary;
+};
+
 struct UtsResult {
   std::string tree_name;  // preset or "custom"
   std::string tree_args;  // the reference's flags
@@ -85,6 +95,7 @@ struct UtsResult {
   bool profiled = false;
   std::vector<Record> records;  // records[0] is the sequential baseline
   SweepSitting sitting;
+  std::vector<ThreadsPair> vs_threads;  // one per weft run, when threads ran at its count
 };
 
 struct FibResult {

@@ -191,6 +191,8 @@ const std::vector<Row> kRows{
     {"spawn+join", "noexcept", "noexcept", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "spawn, no cleanup", "no-cleanup", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "invoke", "invoke", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "ctx invoke", "ctx-invoke", "serial", "request", {kFibA, kFibB}},
+    {"spawn+join", "ctx spawn", "ctx-spawn", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "scope", "scope", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "spawn_if", "spawn_if", "serial", "request", {kFibA, kFibB}},
     {"spawn+join", "future_vector", "future_vector", "serial", "request", {kVectorA, kVectorB}},

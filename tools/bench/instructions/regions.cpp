@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <utility>
+#include <weft/context.hpp>
 #include <weft/weft.hpp>
 
 #include "capi_regions.h"
@@ -55,6 +56,25 @@ long invoke_fib(int n) {
       weft::invoke([n] { return invoke_fib(n - 1); }, [n] { return invoke_fib(n - 2); });
   return a + b;
 }
+
+// The explicit-context forms (weft/context.hpp): the top of the task stack passed to each
+// task in a register.
+long ctx_invoke_fib(weft::Ctx c, int n) {
+  if (n < 2) return n;
+  const auto [a, b] = weft::invoke(
+      c, [n](weft::Ctx c) { return ctx_invoke_fib(c, n - 1); },
+      [n](weft::Ctx c) { return ctx_invoke_fib(c, n - 2); });
+  return a + b;
+}
+long ctx_invoke_entry(int n) { return ctx_invoke_fib(weft::context(), n); }
+
+long ctx_spawn_fib(weft::Ctx c, int n) {
+  if (n < 2) return n;
+  auto a = weft::spawn(c, [n](weft::Ctx c) { return ctx_spawn_fib(c, n - 1); });
+  const long b = ctx_spawn_fib(c, n - 2);
+  return weft::join(c, a) + b;
+}
+long ctx_spawn_entry(int n) { return ctx_spawn_fib(weft::context(), n); }
 
 // invoke_if whose condition fails at every node (a variable, as a program's cutoff is): against
 // the serial recursion, what the test and the untaken parallel branch add to two plain calls.
@@ -129,6 +149,8 @@ enum class Kind {
   kNoexcept,
   kNoCleanup,
   kInvoke,
+  kCtxInvoke,
+  kCtxSpawn,
   kScope,
   kSpawnIf,
   kFutureVector,
@@ -159,6 +181,11 @@ const std::vector<RegionKind>& table() {
       {{"no-cleanup", Unit::kFibSpawns, "spawn's fib with the Future's cleanup compiled out"},
        Kind::kNoCleanup},
       {{"invoke", Unit::kFibSpawns, "fib with weft::invoke"}, Kind::kInvoke},
+      {{"ctx-invoke", Unit::kFibSpawns, "fib with weft::invoke(Ctx, f, g), the explicit context"},
+       Kind::kCtxInvoke},
+      {{"ctx-spawn", Unit::kFibSpawns,
+        "fib with weft::spawn(Ctx&, f) and weft::join(Ctx&, future)"},
+       Kind::kCtxSpawn},
       {{"scope", Unit::kFibSpawns, "fib with a weft::scope of one child"}, Kind::kScope},
       {{"spawn_if", Unit::kFibSpawns, "fib with weft::spawn_if whose condition holds"},
        Kind::kSpawnIf},
@@ -232,6 +259,8 @@ long fib_region(Kind kind, const std::string& mechanism, int n, bool on) {
     case Kind::kNoexcept: fib = noexcept_fib; break;
     case Kind::kNoCleanup: fib = no_cleanup_fib; break;
     case Kind::kInvoke: fib = invoke_fib; break;
+    case Kind::kCtxInvoke: fib = ctx_invoke_entry; break;
+    case Kind::kCtxSpawn: fib = ctx_spawn_entry; break;
     case Kind::kScope: fib = scope_fib; break;
     case Kind::kSpawnIf: fib = spawn_if_fib; break;
     case Kind::kFutureVector: fib = future_vector_fib; break;

@@ -4,7 +4,8 @@
 //   (--help lists them: each flag is a row of flag_table())
 //
 // Forms: serial (the plain recursion), lace (SPAWN/CALL/SYNC), spawn (the README's
-// spawn/join), noexcept (the same function declared noexcept), invoke (weft::invoke).
+// spawn/join), noexcept (the same function declared noexcept), invoke (weft::invoke), ctx
+// (weft::invoke with the explicit context, weft/context.hpp).
 // Randomized blocks (docs/MEASURING.md): each repetition runs every form once, in an order
 // shuffled from --seed (drawn at random and printed when not given), so that neither a place
 // in the round nor a drift of the machine favours a form; the host's calibration kernel runs
@@ -26,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <weft/context.hpp>
 #include <weft/weft.hpp>
 
 #include "fib_lace.h"
@@ -65,6 +67,17 @@ long invoke_fib(int n) {
   return a + b;
 }
 
+// weft::invoke with the explicit context (weft/context.hpp): the top of the task stack
+// passed to each task in a register, as Lace passes its head.
+long ctx_fib(weft::Ctx c, int n) {
+  if (n < 2) return n;
+  const auto [a, b] = weft::invoke(
+      c, [n](weft::Ctx c) { return ctx_fib(c, n - 1); },
+      [n](weft::Ctx c) { return ctx_fib(c, n - 2); });
+  return a + b;
+}
+long ctx_fib_entry(int n) { return ctx_fib(weft::context(), n); }
+
 // The outermost call of a timed run, out of line so that callgrind can count what runs
 // inside it and nothing else (scripts/bench_lace.sh: --toggle-collect='*fib_root(*'; Lace's
 // run enters lace_fib_WRAP the same way).
@@ -72,7 +85,7 @@ long invoke_fib(int n) {
 [[gnu::noinline]] long weft_fib_root(long (*fib)(int), int n) { return fib(n); }
 
 // The forms, in the table's order; --only names one of them.
-constexpr std::string_view kForms[] = {"serial", "lace", "spawn", "noexcept", "invoke"};
+constexpr std::string_view kForms[] = {"serial", "lace", "spawn", "noexcept", "invoke", "ctx"};
 
 struct Options {
   int n = 37;
@@ -107,12 +120,12 @@ common::FlagTable flag_table(Options& o) {
       {"--json", "FILE", "also write the figures, the sitting and the order as JSON",
        [&o](std::string_view v) { o.json_path = v; }},
       {"--only", "FORM",
-       "run one form only: serial, lace, spawn, noexcept or invoke\n(for counting its "
+       "run one form only: serial, lace, spawn, noexcept, invoke or ctx\n(for counting its "
        "instructions with callgrind)",
        [&o](std::string_view v) {
          if (std::find(std::begin(kForms), std::end(kForms), v) == std::end(kForms)) {
            throw UsageError(common::argument("--only", v),
-                            "expected serial, lace, spawn, noexcept or invoke");
+                            "expected serial, lace, spawn, noexcept, invoke or ctx");
          }
          o.only = v;
        }},
@@ -126,7 +139,7 @@ common::FlagTable flag_table(Options& o) {
 
 const char kHelpHead[] =
     "usage: weft-lace-fib [--n N] [--workers W] [--repeat R] [--json FILE]\n"
-    "                     [--only serial|lace|spawn|noexcept|invoke] [--seed S]\n"
+    "                     [--only serial|lace|spawn|noexcept|invoke|ctx] [--seed S]\n"
     "\n"
     "fib(N) on Lace and on weft's fork-join forms, in randomized blocks; every result is\n"
     "checked against fib(N) computed by iteration.\n"
@@ -134,7 +147,8 @@ const char kHelpHead[] =
 const char kHelpBody[] =
     "\n"
     "Forms: serial (the plain recursion), lace (SPAWN/CALL/SYNC), spawn (the README's\n"
-    "spawn/join), noexcept (the same function declared noexcept), invoke (weft::invoke).\n"
+    "spawn/join), noexcept (the same function declared noexcept), invoke (weft::invoke),\n"
+    "ctx (weft::invoke with the explicit context, weft/context.hpp).\n"
     "Each repetition runs every form once, in an order shuffled from --seed, and the host's\n"
     "calibration kernel after it. The table gives medians, and each form's time over Lace's\n"
     "and over serial's of the same repetition as a paired ratio with a 95 % bootstrap interval\n"
@@ -199,6 +213,7 @@ std::vector<Form> make_forms(Runtimes& runtimes, const std::string& only) {
   forms.push_back({"spawn", [&runtimes](int k) { return runtimes.weft(spawn_fib, k); }, {}});
   forms.push_back({"noexcept", [&runtimes](int k) { return runtimes.weft(noexcept_fib, k); }, {}});
   forms.push_back({"invoke", [&runtimes](int k) { return runtimes.weft(invoke_fib, k); }, {}});
+  forms.push_back({"ctx", [&runtimes](int k) { return runtimes.weft(ctx_fib_entry, k); }, {}});
   if (!only.empty()) std::erase_if(forms, [&](const Form& f) { return only != f.name; });
   return forms;
 }
@@ -323,7 +338,9 @@ void report_form(const std::vector<Form>& forms, std::size_t k, const References
   std::printf("%-9s %9.4f %8s %8s  %-40s %-40s\n", f.name, t, x_serial, x_lace,
               vs_lace ? bench_stats::interval_text(*vs_lace).c_str() : "-",
               vs_serial ? bench_stats::interval_text(*vs_serial).c_str() : "-");
-  json << (k ? "," : "") << "{\"form\":\"" << f.name << "\",\"median_s\":" << t << ",\"x_serial\":";
+  json << (k ? "," : "") << "{\"form\":\"" << f.name << "\",\"times_s\":[";
+  for (std::size_t r = 0; r < f.times.size(); ++r) json << (r ? "," : "") << f.times[r];
+  json << "],\"median_s\":" << t << ",\"x_serial\":";
   json_ratio(json, t, ref.serial_s);
   json << ",\"x_lace\":";
   json_ratio(json, t, ref.lace_s);
