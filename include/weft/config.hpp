@@ -213,10 +213,9 @@ struct Config {
   // none. Implies profile. At most 16777216 (32 bytes each). (WEFT_TRACE_EVENTS)
   std::size_t trace_events = 0;
   // Count spawns: Stats' spawns and inline_joins, and the profile's frame management, which
-  // charges each pushed task. Counting sends every spawn off its fast path to a second check
-  // that counts it (a few loads and compares more a spawn); off, spawn and join touch no
-  // counter, and Stats says the spawns were not counted. The profile implies it.
-  // (WEFT_COUNT_SPAWNS=0|1)
+  // charges each pushed task. Counting sends every spawn through its out-of-line path (a call
+  // and a few checks more a spawn); off, spawn and join touch no counter, and Stats says the
+  // spawns were not counted. The profile implies it. (WEFT_COUNT_SPAWNS=0|1)
   bool count_spawns = false;
   // The concurrent mechanism's barrier (see Barrier: process-wide, decided by the first
   // Runtime). (WEFT_BARRIER=auto|membarrier|fence)

@@ -187,15 +187,8 @@ class TaskStack {
   bool request_flagged() const noexcept {
     return limit_.load(std::memory_order_relaxed) != open_limit_;  // relaxed: as in diverts()
   }
-  // Every spawn diverts from the fast path, to be counted (init's `counting`).
+  // Every spawn diverts to the out-of-line path, which counts it (init's `counting`).
   bool counting() const noexcept { return open_limit_ != end_; }
-  // A counting stack with room at `top_slot` and no request pending: the spawn counts and
-  // pushes. limit_ is slots_ exactly then (a non-counting stack's is end_ or nullptr; the
-  // serial worker's slots_ is nullptr, and so is its end_, which top_slot always equals).
-  bool counts_and_open(const Slot* top_slot) const noexcept {
-    // relaxed: as in diverts().
-    return limit_.load(std::memory_order_relaxed) == slots_ && top_slot != end_;
-  }
   // Either flag is up: what a join whose check failed looks at before answering (the two
   // are raised one after the other, so either may be seen first).
   bool request_flagged_at_join() const noexcept {
